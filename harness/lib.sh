@@ -82,3 +82,29 @@ apply_series() {
 		die "the series does not apply to $(base_tag)"
 	fi
 }
+
+# O= directory of the KUnit kernel for ARCH built from TREE; the selftest
+# guest boots the same kernel.
+kunit_out() {
+	local arch=$1 tree=$2 name
+	name=$(basename "$tree")
+	if [ "$name" = linux ]; then
+		printf '%s\n' "$BUILD/o/kunit-$arch"
+	else
+		printf '%s\n' "$BUILD/o/$name-kunit-$arch"
+	fi
+}
+
+# Config lines (CONFIG_X=y) of the given fragments, comments dropped
+config_lines() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$@"
+}
+
+# make arguments for building for ARCH
+arch_make_args() {
+	case "$1" in
+	x86_64) echo ARCH=x86_64 ;;
+	arm64) echo ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ;;
+	*) die "unknown arch $1" ;;
+	esac
+}
