@@ -70,11 +70,17 @@ tree_patch_ids() {
 	done
 }
 
-# git am the whole series on top of the current HEAD of a tree
+# Copy the first N lines of stdin (all of them when N is empty); reads
+# everything, so the writer never gets SIGPIPE.
+first_n() {
+	awk -v n="${1:-}" 'n == "" || NR <= n + 0'
+}
+
+# git am the series (or its first N patches) on top of a tree's HEAD
 apply_series() {
-	local tree=$1
+	local tree=$1 n=${2:-}
 	local files
-	mapfile -t files < <(series_files)
+	mapfile -t files < <(series_files | first_n "$n")
 	[ "${#files[@]}" -gt 0 ] || return 0
 	git_identity
 	if ! git -C "$tree" am --quiet --keep-cr --whitespace=error-all "${files[@]}"; then
@@ -107,4 +113,72 @@ arch_make_args() {
 	arm64) echo ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ;;
 	*) die "unknown arch $1" ;;
 	esac
+}
+
+# Arguments of kunit.py (run or build) for ARCH and TREE, one per line:
+# the series' KUnit suites plus what the guests booting the same kernel
+# need (harness/configs/guest.config, the perf_events selftests' config).
+kunit_args() {
+	local arch=$1 tree=$2 opt
+	printf '%s\n' --arch="$arch" --build_dir="$(kunit_out "$arch" "$tree")" \
+		--jobs="$JOBS" --kunitconfig=kernel/events/.kunitconfig
+	while read -r opt; do
+		printf '%s\n' --kconfig_add="$opt"
+	done < <(config_lines "$TOP/harness/configs/guest.config" \
+		"$tree/tools/testing/selftests/perf_events/config")
+	case "$arch" in
+	x86_64) ;;
+	arm64) printf '%s\n' --cross_compile=aarch64-linux-gnu- ;;
+	*) die "unknown arch $arch" ;;
+	esac
+}
+
+# C compiler for static guest programs of ARCH
+guest_cc() {
+	case "$1" in
+	x86_64) echo gcc ;;
+	arm64) echo aarch64-linux-gnu-gcc ;;
+	*) die "unknown arch $1" ;;
+	esac
+}
+
+# guest_root ARCH TREE ROOT: bring the kernel of TREE for ARCH (built by
+# kunit.py) and its modules up to date, then start the guest's root
+# directory ROOT: /init (guest/init.c), the test AUX PMU module and an
+# empty /tests for the programs /init runs.
+guest_root() {
+	local arch=$1 tree=$2 root=$3 out mk
+	out=$(kunit_out "$arch" "$tree")
+	[ -f "$out/.config" ] || die "no kernel in $out; run harness/kunit $arch first"
+	read -r -a mk <<< "$(arch_make_args "$arch")"
+	make -C "$tree" O="$out" "${mk[@]}" -s -j"$JOBS" all headers
+	rm -rf "$root" && mkdir -p "$root/tests" "$root/proc" "$root/sys" "$root/dev"
+	cp "$out/kernel/events/aux_test_pmu.ko" "$root/"
+	"$(guest_cc "$arch")" -static -O2 -Wall -o "$root/init" "$TOP/harness/guest/init.c"
+}
+
+# guest_boot ARCH TREE ROOT LOG [KERNEL ARGS...]: pack ROOT as the
+# initramfs and boot the kernel of TREE for ARCH under QEMU (TCG, 4 vCPUs,
+# 1 GiB) until /init reboots; the serial console goes to LOG.
+guest_boot() {
+	local arch=$1 tree=$2 root=$3 log=$4 out kernel cmdline
+	local -a qemu
+	shift 4
+	out=$(kunit_out "$arch" "$tree")
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$root.cpio.gz"
+	# kunit.enable=0: the KUnit suites run in harness/kunit, not here.
+	cmdline="kunit.enable=0 panic=-1 oops=panic rdinit=/init $*"
+	case "$arch" in
+	x86_64)
+		qemu=(qemu-system-x86_64 -bios qboot.rom -append "console=ttyS0 $cmdline")
+		kernel=$out/arch/x86/boot/bzImage ;;
+	arm64)
+		qemu=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on
+		      -append "console=ttyAMA0 $cmdline")
+		kernel=$out/arch/arm64/boot/Image.gz ;;
+	*) die "unknown arch $arch" ;;
+	esac
+	timeout "${GUEST_TIMEOUT:-1500}" "${qemu[@]}" -nodefaults -nographic -no-reboot \
+		-m 1024 -smp 4 -serial stdio -kernel "$kernel" \
+		-initrd "$root.cpio.gz" < /dev/null | tr -d '\r' > "$log" || true
 }

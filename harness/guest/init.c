@@ -97,6 +97,7 @@ int main(void)
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
 	fd = open("/dev/console", O_RDWR);
 	if (fd >= 0) {
 		dup2(fd, 0);

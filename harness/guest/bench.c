@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The benchmark's guest program (run by guest/init.c as /tests/bench):
+ * for every AUX PMU of the test AUX PMU module (aux_test*), put memory in
+ * the requested state, then run the field workload of seed 000 (on every
+ * CPU, mmap a per-CPU AUX buffer, hold all of them, unmap them; repeat)
+ * and print what it cost and what it got, one line per PMU:
+ *
+ *   bench: result pmu=<name> state=<state> key=value ...
+ *
+ * Parameters come from the kernel command line (bench.state=fresh|
+ * fragmented|pressure, bench.cycles=N, bench.size_kb=N, bench.pmu=N: run
+ * only the Nth PMU in name order, so that each one gets a fresh boot;
+ * "bench: start" says how many there are).
+ *
+ * States:
+ *   fresh       as booted.
+ *   fragmented  a child process fills memory with anonymous pages until
+ *               only FRAG_LEFT_MB above the zones' high watermarks is
+ *               free, then frees every page whose PFN is not a multiple of
+ *               4: plenty of free memory, but no free block above order 1
+ *               beyond the left-over (order 1 stays possible, as the
+ *               kernel's own small allocations, e.g. an 8 KiB kmalloc, need
+ *               it: with none, even order-0 AUX mmaps end in the OOM
+ *               killer), then pins FRAG_PIPE_MB of unmovable pipe pages in
+ *               the holes and the left-over. It
+ *               holds all this until the PMU's run ends.
+ *   pressure    fragmented, plus a child allocating and freeing 16 MiB of
+ *               anonymous memory in a loop during the run.
+ *
+ * The benchmark itself is exempt from the OOM killer; if fragmentation
+ * brings it, it kills a child and the result line counts it (oom_kill).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PMU_DIR		"/sys/bus/event_source/devices"
+#define LAYOUT_FMT	"/sys/kernel/debug/aux_test_pmu/%s/layout"
+#define TRACEFS		"/sys/kernel/tracing"
+#define EXTFRAG		TRACEFS "/events/kmem/mm_page_alloc_extfrag/enable"
+#define MAX_PMUS	16
+#define MAX_CPUS	64
+#define MAX_ORDER_NR	16	/* > MAX_PAGE_ORDER on every arch we boot */
+#define HIGH_ORDER	9	/* a 2 MiB block: a PMD mapping, a pageblock */
+#define MID_ORDER	4	/* 64 KiB: an arm64 contiguous-PTE range */
+#define FRAG_LEFT_MB	32	/* above the high watermarks */
+#define FRAG_PIPE_MB	64
+#define PRESSURE_MB	16
+
+static long page_size;
+static int ncpus;
+
+/* /proc/vmstat counters whose deltas are reported */
+static const char * const vm_keys[] = {
+	"compact_stall", "compact_fail", "compact_success",
+	"compact_migrate_scanned", "compact_free_scanned",
+	"pgscan_direct", "pgsteal_direct", "pgscan_kswapd", "oom_kill",
+	"compact_daemon_wake", "allocstall",	/* sum of allocstall_* */
+};
+#define NR_VM	(sizeof(vm_keys) / sizeof(vm_keys[0]))
+
+static void die(const char *what)
+{
+	printf("bench: error %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static long param(const char *name, long def)
+{
+	char buf[4096], key[64], *p;
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		die("reading /proc/cmdline");
+	fclose(f);
+	snprintf(key, sizeof(key), "bench.%s=", name);
+	p = strstr(buf, key);
+	return p ? strtol(p + strlen(key), NULL, 0) : def;
+}
+
+static const char *state_param(void)
+{
+	static char state[32];
+	char buf[4096], *p;
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		die("reading /proc/cmdline");
+	fclose(f);
+	p = strstr(buf, "bench.state=");
+	if (!p)
+		return "fresh";
+	sscanf(p + strlen("bench.state="), "%31[a-z]", state);
+	return state;
+}
+
+static void read_vmstat(long long *v)
+{
+	char key[64];
+	long long val;
+	FILE *f = fopen("/proc/vmstat", "r");
+	size_t i;
+
+	if (!f)
+		die("opening /proc/vmstat");
+	memset(v, 0, NR_VM * sizeof(*v));
+	while (fscanf(f, "%63s %lld", key, &val) == 2)
+		for (i = 0; i < NR_VM; i++)
+			if (!strcmp(key, vm_keys[i]) ||
+			    (!strcmp(vm_keys[i], "allocstall") &&
+			     !strncmp(key, "allocstall_", 11)))
+				v[i] += val;
+	fclose(f);
+}
+
+/* Free memory in blocks of order >= min_order, in KiB, from buddyinfo. */
+static long free_kb_from(int min_order, int print, const char *when)
+{
+	char line[512], *p;
+	long total = 0, n;
+	int order, off;
+	FILE *f = fopen("/proc/buddyinfo", "r");
+
+	if (!f)
+		die("opening /proc/buddyinfo");
+	while (fgets(line, sizeof(line), f)) {
+		if (print)
+			printf("bench: buddyinfo %s %s", when, line);
+		p = strstr(line, "zone");
+		if (!p)
+			continue;
+		p += 4;
+		while (*p == ' ')
+			p++;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		for (order = 0; sscanf(p, "%ld%n", &n, &off) == 1; order++) {
+			if (order >= min_order)
+				total += n << order;
+			p += off;
+		}
+	}
+	fclose(f);
+	return total * (page_size / 1024);
+}
+
+/* Pageblocks of the Unmovable and Reclaimable types, from pagetypeinfo. */
+static long unmovable_blocks(void)
+{
+	char line[512], zone[32];
+	long unmov, mov, recl, total = 0;
+	int in_blocks = 0, node;
+	FILE *f = fopen("/proc/pagetypeinfo", "r");
+
+	if (!f)
+		die("opening /proc/pagetypeinfo");
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Number of blocks type", 21)) {
+			in_blocks = 1;
+			continue;
+		}
+		if (in_blocks &&
+		    sscanf(line, "Node %d, zone %31s %ld %ld %ld", &node, zone,
+			   &unmov, &mov, &recl) == 5)
+			total += unmov + recl;
+	}
+	fclose(f);
+	return total;
+}
+
+/* kmem:mm_page_alloc_extfrag events since the last reset */
+static long extfrag_events(int reset)
+{
+	char path[128], line[128];
+	long n, total = 0;
+	int cpu;
+	FILE *f;
+
+	if (reset) {
+		if (write_file(TRACEFS "/trace", "") || write_file(EXTFRAG, "1"))
+			die("enabling kmem:mm_page_alloc_extfrag");
+		return 0;
+	}
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(path, sizeof(path), TRACEFS "/per_cpu/cpu%d/stats", cpu);
+		f = fopen(path, "r");
+		if (!f)
+			die("reading the trace stats");
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "entries: %ld", &n) == 1 ||
+			    sscanf(line, "overrun: %ld", &n) == 1)
+				total += n;
+		fclose(f);
+	}
+	return total;
+}
+
+static pid_t spawn(void (*fn)(int), int ready_fd)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		/* The parent is exempt from the OOM killer; children are not. */
+		write_file("/proc/self/oom_score_adj", "0");
+		fn(ready_fd);
+		_exit(0);
+	}
+	return pid;
+}
+
+static long meminfo_kb(const char *key)
+{
+	char line[256];
+	long v = -1;
+	size_t len = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		die("opening /proc/meminfo");
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':')
+			v = strtol(line + len + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* Sum of the zones' high watermarks, in KiB */
+static long high_watermarks_kb(void)
+{
+	char line[256];
+	long v, total = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		die("opening /proc/zoneinfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " high %ld", &v) == 1)
+			total += v;
+	fclose(f);
+	return total * (page_size / 1024);
+}
+
+/* The fragmenter: see the top of the file. Signals ready_fd, then holds. */
+static void fragmenter(int ready_fd)
+{
+	long left_kb = high_watermarks_kb() + FRAG_LEFT_MB * 1024L;
+	long free_kb = meminfo_kb("MemFree");
+	int pm, pipes[FRAG_PIPE_MB][2], i;
+	size_t len, npages, pg, freed = 0;
+	uint64_t *pfns;
+	char *mem, *buf;
+
+	/*
+	 * Pipes first: sizing one allocates its (order-2) buffer array,
+	 * which fragmented memory might only give after reclaim.
+	 */
+	for (i = 0; i < FRAG_PIPE_MB; i++)
+		if (pipe(pipes[i]) || fcntl(pipes[i][1], F_SETPIPE_SZ, 1 << 20) < 0)
+			die("fragmenter pipe");
+
+	/* Take all but the left-over, then free 3 pages of every 4. */
+	if (free_kb <= 4 * left_kb)
+		die("too little memory to fragment");
+	len = (size_t)(free_kb - left_kb) * 1024;
+	npages = len / page_size;
+	/* Before the fill, so that freeing it later frees no large block */
+	pfns = calloc(npages, sizeof(*pfns));
+	if (!pfns)
+		die("fragmenter calloc");
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (mem == MAP_FAILED)
+		die("fragmenter mmap");
+	for (pg = 0; pg < npages; pg++)
+		mem[pg * page_size] = 1;
+
+	pm = open("/proc/self/pagemap", O_RDONLY);
+	if (pm < 0 ||
+	    pread(pm, pfns, npages * sizeof(*pfns),
+		  (uintptr_t)mem / page_size * sizeof(*pfns)) !=
+	    (ssize_t)(npages * sizeof(*pfns)))
+		die("reading pagemap");
+	close(pm);
+	for (pg = 0; pg < npages; pg++) {
+		uint64_t pfn = pfns[pg] & ((1ULL << 55) - 1);
+
+		/* keep one page in four: free blocks are at most order 1 */
+		if ((pfns[pg] >> 63) && (pfn & 3)) {
+			madvise(mem + pg * page_size, page_size, MADV_DONTNEED);
+			freed++;
+		}
+	}
+	free(pfns);
+
+	/* Unmovable pages: pipe buffers, one page per 4 KiB write. */
+	buf = calloc(1, page_size);
+	for (i = 0; i < FRAG_PIPE_MB; i++) {
+		int k;
+
+		for (k = 0; k < (1 << 20) / page_size; k++)
+			if (write(pipes[i][1], buf, page_size) != page_size)
+				die("filling a pipe");
+	}
+	printf("bench: fragmenter anon_mb=%zu freed_mb=%zu pipe_mb=%d left_mb=%ld\n",
+	       len >> 20, freed * page_size >> 20, FRAG_PIPE_MB, left_kb >> 10);
+	fflush(stdout);
+	if (write(ready_fd, "r", 1) != 1)
+		die("signalling ready");
+	for (;;)
+		pause();
+}
+
+/*
+ * Background allocations: 16 MiB of anonymous memory, taken and given
+ * back in a loop. It is started before memory is fragmented (forking
+ * then needs a high-order kernel stack) and waits for SIGUSR1.
+ */
+static void pressure(int ready_fd)
+{
+	size_t len = PRESSURE_MB << 20;
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (write(ready_fd, "r", 1) != 1)
+		die("signalling ready");
+	sigwait(&set, &sig);
+	for (;;) {
+		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+		if (m != MAP_FAILED)
+			munmap(m, len);
+	}
+}
+
+static pid_t start_child(void (*fn)(int))
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(p))
+		die("pipe");
+	fflush(stdout);
+	pid = spawn(fn, p[1]);
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1)
+		die("child did not get ready");
+	close(p[0]);
+	return pid;
+}
+
+static void stop_child(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+static int pmu_type(const char *pmu)
+{
+	char path[256];
+	int type = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), PMU_DIR "/%s/type", pmu);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &type) != 1)
+			type = -1;
+		fclose(f);
+	}
+	return type;
+}
+
+/* Add the chunks of the PMU's last buffer to hist[]; returns the count. */
+static int read_layout(const char *pmu, long *hist)
+{
+	char path[256], line[512], *p;
+	int order = 0, off, chunks = 0;
+	long n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), LAYOUT_FMT, pmu);
+	f = fopen(path, "r");
+	if (!f)
+		die("opening the test PMU's layout");
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "chunks_by_order", 15))
+			continue;
+		for (p = line + 15; sscanf(p, "%ld%n", &n, &off) == 1; p += off) {
+			if (order < MAX_ORDER_NR)
+				hist[order] += n;
+			chunks += n;
+			order++;
+		}
+	}
+	fclose(f);
+	return chunks;
+}
+
+struct range {
+	unsigned long start, end;
+};
+
+/*
+ * The kernel mappings (vmap) of the test PMU's live AUX buffers; each
+ * vmallocinfo range ends with a guard page.
+ */
+static int aux_mappings(struct range *r, int max)
+{
+	char line[512];
+	unsigned long s, e;
+	int n = 0;
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+
+	if (!f)
+		die("opening /proc/vmallocinfo");
+	while (fgets(line, sizeof(line), f) && n < max) {
+		if (!strstr(line, "aux_test_setup_aux") || !strstr(line, " vmap") ||
+		    sscanf(line, "0x%lx-0x%lx", &s, &e) != 2)
+			continue;
+		r[n].start = s;
+		r[n].end = e - page_size;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static int arm64_level(const char *s)
+{
+	return !strcmp(s, "PGD") || !strcmp(s, "P4D") || !strcmp(s, "PUD") ||
+	       !strcmp(s, "PMD") || !strcmp(s, "PTE");
+}
+
+/*
+ * Translations that cover the ranges, from the kernel's page-table dump:
+ * a PTE maps a page, a contiguous-PTE run (arm64 "CON") 64 KiB, a PMD
+ * block 2 MiB, a PUD block 1 GiB; each counts as one entry (what the
+ * hardware's TLB has to hold to cover the buffer).
+ */
+static long translations(const struct range *r, int n, long *unmapped)
+{
+	const char *paths[] = { "/sys/kernel/debug/page_tables/kernel",
+				"/sys/kernel/debug/kernel_page_tables" };
+	char line[512], lvl[16];
+	unsigned long s, e, lo, hi, unit;
+	long entries = 0;
+	FILE *f = NULL;
+	size_t i;
+	int k;
+
+	*unmapped = 0;
+	for (i = 0; i < 2 && !f; i++)
+		f = fopen(paths[i], "r");
+	if (!f)
+		die("opening the kernel page-table dump (CONFIG_PTDUMP_DEBUGFS)");
+	while (fgets(line, sizeof(line), f)) {
+		char *tok[32], *save = NULL, *t;
+		int ntok = 0, present = 0, cont = 0;
+
+		if (sscanf(line, "0x%lx-0x%lx", &s, &e) != 2)
+			continue;
+		for (t = strtok_r(line, " \t\n", &save); t && ntok < 32;
+		     t = strtok_r(NULL, " \t\n", &save))
+			tok[ntok++] = t;
+		if (ntok < 3)
+			continue;
+		/*
+		 * arm64: "range size LEVEL flags...", "F" when not valid;
+		 * x86: "range size flags... level", "RW" or "ro" when present.
+		 */
+		if (arm64_level(tok[2])) {
+			snprintf(lvl, sizeof(lvl), "%s", tok[2]);
+			present = 1;
+			for (k = 3; k < ntok; k++) {
+				if (!strcmp(tok[k], "F"))
+					present = 0;
+				if (!strcmp(tok[k], "CON"))
+					cont = 1;
+			}
+		} else {
+			snprintf(lvl, sizeof(lvl), "%s", tok[ntok - 1]);
+			for (k = 2; k < ntok - 1; k++)
+				if (!strcmp(tok[k], "RW") || !strcmp(tok[k], "ro"))
+					present = 1;
+		}
+		for (k = 0; lvl[k]; k++)
+			lvl[k] = tolower((unsigned char)lvl[k]);
+		if (!strcmp(lvl, "pte"))
+			unit = cont ? 16 * page_size : page_size;
+		else if (!strcmp(lvl, "pmd"))
+			unit = page_size << 9;
+		else if (!strcmp(lvl, "pud"))
+			unit = page_size << 18;
+		else
+			continue;
+		for (k = 0; k < n; k++) {
+			lo = s > r[k].start ? s : r[k].start;
+			hi = e < r[k].end ? e : r[k].end;
+			if (lo >= hi)
+				continue;
+			if (present)
+				entries += (hi - lo + unit - 1) / unit;
+			else
+				*unmapped += (hi - lo) / page_size;
+		}
+	}
+	fclose(f);
+	return entries;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+struct cpu_buf {
+	int fd;
+	void *rb, *aux;
+};
+
+static void run_pmu(const char *pmu, const char *state, int cycles,
+		    size_t aux_size)
+{
+	size_t rb_size = 2 * page_size;	/* user page + one data page */
+	long long v0[NR_VM], v1[NR_VM], *lat;
+	struct cpu_buf cb[MAX_CPUS];
+	struct range ranges[MAX_CPUS];
+	long hist[MAX_ORDER_NR] = { 0 };
+	long chunks = 0, bufs = 0, fails = 0, entries = -1, unmapped = 0;
+	long held_high = -1, held_mid = -1, ub0, ub1, before_high, before_mid;
+	long extfrag, after_high;
+	int type = pmu_type(pmu), c, cpu, nlat = 0, nr, i, last_errno = 0;
+	pid_t frag = 0, press = 0;
+	size_t k;
+
+	if (type < 0)
+		die("finding the PMU type");
+	if (!strcmp(state, "pressure"))
+		press = start_child(pressure);
+	if (strcmp(state, "fresh"))
+		frag = start_child(fragmenter);
+	if (press)
+		kill(press, SIGUSR1);
+
+	lat = calloc(cycles * ncpus, sizeof(*lat));
+	before_high = free_kb_from(HIGH_ORDER, 1, pmu);
+	before_mid = free_kb_from(MID_ORDER, 0, NULL);
+	ub0 = unmovable_blocks();
+	extfrag_events(1);
+	read_vmstat(v0);
+
+	for (c = 0; c < cycles; c++) {
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			struct perf_event_attr attr = {
+				.type = type, .size = sizeof(attr), .disabled = 1,
+			};
+			struct perf_event_mmap_page *pc;
+			long long t0;
+
+			cb[cpu].aux = MAP_FAILED;
+			cb[cpu].fd = syscall(SYS_perf_event_open, &attr, -1, cpu,
+					     -1, 0);
+			if (cb[cpu].fd < 0)
+				die("perf_event_open");
+			cb[cpu].rb = mmap(NULL, rb_size, PROT_READ | PROT_WRITE,
+					  MAP_SHARED, cb[cpu].fd, 0);
+			if (cb[cpu].rb == MAP_FAILED)
+				die("mmap of the ring buffer");
+			pc = cb[cpu].rb;
+			pc->aux_offset = rb_size;
+			pc->aux_size = aux_size;
+			t0 = now_ns();
+			cb[cpu].aux = mmap(NULL, aux_size, PROT_READ | PROT_WRITE,
+					   MAP_SHARED, cb[cpu].fd, rb_size);
+			lat[nlat++] = now_ns() - t0;
+			if (cb[cpu].aux == MAP_FAILED) {
+				fails++;
+				last_errno = errno;
+				continue;
+			}
+			chunks += read_layout(pmu, hist);
+			bufs++;
+		}
+		if (c == 0) {
+			/* While the first set of buffers is held */
+			nr = aux_mappings(ranges, MAX_CPUS);
+			if (nr)
+				entries = translations(ranges, nr, &unmapped);
+			held_high = free_kb_from(HIGH_ORDER, 1, "held");
+			held_mid = free_kb_from(MID_ORDER, 0, NULL);
+		}
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			if (cb[cpu].aux != MAP_FAILED)
+				munmap(cb[cpu].aux, aux_size);
+			munmap(cb[cpu].rb, rb_size);
+			close(cb[cpu].fd);
+		}
+	}
+
+	read_vmstat(v1);
+	extfrag = extfrag_events(0);
+	ub1 = unmovable_blocks();
+	after_high = free_kb_from(HIGH_ORDER, 1, "after");
+	qsort(lat, nlat, sizeof(*lat), cmp_ll);
+
+	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu",
+	       pmu, state, ncpus, cycles, aux_size >> 10);
+	for (k = 0; k < NR_VM; k++)
+		printf(" %s=%lld", vm_keys[k], v1[k] - v0[k]);
+	printf(" mmaps=%d failed=%ld errno=%d lat_p50_us=%.1f lat_p99_us=%.1f",
+	       nlat, fails, last_errno, lat[nlat / 2] / 1000.0,
+	       lat[(nlat * 99) / 100 < nlat ? (nlat * 99) / 100 : nlat - 1] /
+	       1000.0);
+	printf(" chunks_per_buf=%.2f", bufs ? (double)chunks / bufs : -1.0);
+	printf(" order_hist=");
+	for (i = 0; i < MAX_ORDER_NR; i++)
+		printf("%s%ld", i ? ":" : "", hist[i]);
+	printf(" translations_per_mb=%.2f unmapped_pages=%ld",
+	       entries < 0 ? -1.0 :
+	       (double)entries / (ncpus * (aux_size >> 20)), unmapped);
+	printf(" free_kb_o%d_before=%ld free_kb_o%d_held=%ld free_kb_o%d_after=%ld",
+	       HIGH_ORDER, before_high, HIGH_ORDER, held_high, HIGH_ORDER,
+	       after_high);
+	printf(" free_kb_o%d_before=%ld free_kb_o%d_held=%ld",
+	       MID_ORDER, before_mid, MID_ORDER, held_mid);
+	printf(" extfrag=%ld unmovable_blocks_delta=%ld\n", extfrag, ub1 - ub0);
+	fflush(stdout);
+	free(lat);
+	stop_child(press);
+	stop_child(frag);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+int main(void)
+{
+	const char *state = state_param();
+	int cycles = param("cycles", 10), only = param("pmu", -1);
+	size_t aux_size = (size_t)param("size_kb", 4096) << 10;
+	char *pmus[MAX_PMUS];
+	struct dirent *d;
+	sigset_t usr1;
+	int n = 0, i;
+	DIR *dir;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus > MAX_CPUS)
+		ncpus = MAX_CPUS;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (strcmp(state, "fresh") && strcmp(state, "fragmented") &&
+	    strcmp(state, "pressure")) {
+		errno = EINVAL;
+		die("bench.state");
+	}
+	/*
+	 * If fragmented memory brings the OOM killer, it takes a child (the
+	 * fragmenter is the largest), not the benchmark. SIGUSR1 starts the
+	 * pressure child (blocked here, so that it waits for it in sigwait()).
+	 */
+	write_file("/proc/self/oom_score_adj", "-1000");
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	/* Keep the fragmented state as the fragmenter leaves it. */
+	write_file("/proc/sys/vm/compaction_proactiveness", "0");
+	/* Real addresses in /proc/vmallocinfo (%pK) for root */
+	write_file("/proc/sys/kernel/kptr_restrict", "1");
+	/* Room for every extfrag event of a run (stats count overruns too) */
+	write_file(TRACEFS "/buffer_size_kb", "1024");
+
+	dir = opendir(PMU_DIR);
+	if (!dir)
+		die("opening " PMU_DIR);
+	while ((d = readdir(dir)) && n < MAX_PMUS)
+		if (!strncmp(d->d_name, "aux_test", 8))
+			pmus[n++] = strdup(d->d_name);
+	closedir(dir);
+	if (!n) {
+		errno = ENOENT;
+		die("finding the test AUX PMUs");
+	}
+	qsort(pmus, n, sizeof(*pmus), cmp_str);
+
+	printf("bench: start state=%s cycles=%d size_kb=%zu cpus=%d pmus=%d\n",
+	       state, cycles, aux_size >> 10, ncpus, n);
+	for (i = 0; i < n; i++)
+		if (only < 0 || only == i)
+			run_pmu(pmus[i], state, cycles, aux_size);
+	printf("bench: end\n");
+	return 0;
+}
