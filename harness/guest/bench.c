@@ -91,9 +91,11 @@ static int write_file(const char *path, const char *s)
 	return ok ? 0 : -1;
 }
 
-static long param(const char *name, long def)
+/* The value of bench.<name>= on the kernel command line, or NULL */
+static const char *cmdline_value(const char *name)
 {
-	char buf[4096], key[64], *p;
+	static char buf[4096];
+	char key[64], *p;
 	FILE *f = fopen("/proc/cmdline", "r");
 
 	if (!f || !fgets(buf, sizeof(buf), f))
@@ -101,22 +103,23 @@ static long param(const char *name, long def)
 	fclose(f);
 	snprintf(key, sizeof(key), "bench.%s=", name);
 	p = strstr(buf, key);
-	return p ? strtol(p + strlen(key), NULL, 0) : def;
+	return p ? p + strlen(key) : NULL;
+}
+
+static long param(const char *name, long def)
+{
+	const char *v = cmdline_value(name);
+
+	return v ? strtol(v, NULL, 0) : def;
 }
 
 static const char *state_param(void)
 {
-	static char state[32];
-	char buf[4096], *p;
-	FILE *f = fopen("/proc/cmdline", "r");
+	static char state[32] = "fresh";
+	const char *v = cmdline_value("state");
 
-	if (!f || !fgets(buf, sizeof(buf), f))
-		die("reading /proc/cmdline");
-	fclose(f);
-	p = strstr(buf, "bench.state=");
-	if (!p)
-		return "fresh";
-	sscanf(p + strlen("bench.state="), "%31[a-z]", state);
+	if (v)
+		sscanf(v, "%31[a-z]", state);
 	return state;
 }
 
