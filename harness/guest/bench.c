@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -565,9 +566,67 @@ struct cpu_buf {
 	void *rb, *aux;
 };
 
-static void run_pmu(const char *pmu, const char *state, int cycles,
+/*
+ * The perf:aux_alloc tracepoint (series kernels), in a trace instance of
+ * its own so that the extfrag event count of the main buffer stays exact.
+ */
+#define AUXTRACE	TRACEFS "/instances/bench_aux"
+
+static int aux_trace_start(void)
+{
+	mkdir(AUXTRACE, 0755);
+	if (access(AUXTRACE "/events/perf/aux_alloc/enable", W_OK))
+		return 0;
+	return !write_file(AUXTRACE "/trace", "") &&
+	       !write_file(AUXTRACE "/events/perf/aux_alloc/enable", "1");
+}
+
+/* Allocations of @pmu the tracepoint reported: count, misses, time, errors. */
+static void aux_trace_stop(const char *pmu, long *allocs, long *misses,
+			   long long *ns, long *errors)
+{
+	char line[1024], key[96], *p;
+	long long t;
+	long m;
+	int r;
+	FILE *f;
+
+	*allocs = *misses = *errors = 0;
+	*ns = 0;
+	write_file(AUXTRACE "/events/perf/aux_alloc/enable", "0");
+	f = fopen(AUXTRACE "/trace", "r");
+	if (!f)
+		die("reading the perf:aux_alloc trace");
+	snprintf(key, sizeof(key), "aux_alloc: pmu=%s ", pmu);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, key))
+			continue;
+		p = strstr(line, " misses=");
+		if (!p || sscanf(p, " misses=%ld", &m) != 1)
+			continue;
+		p = strstr(line, " time_ns=");
+		if (!p || sscanf(p, " time_ns=%lld ret=%d", &t, &r) != 2)
+			continue;
+		(*allocs)++;
+		*misses += m;
+		*ns += t;
+		*errors += r != 0;
+	}
+	fclose(f);
+}
+
+/*
+ * A run entry is a PMU name, or "aux_test_etm:etr" for the cs_etm-like
+ * PMU with its ETR-like sink (format term sink=1, config:8).
+ */
+static void run_pmu(const char *entry, const char *state, int cycles,
 		    size_t aux_size)
 {
+	char pmu[64];
+	__u64 config = 0;
+	long tp_allocs = -1, tp_misses = -1, tp_errors = -1;
+	long long tp_ns = 0;
+	int traced;
 	size_t rb_size = 2 * page_size;	/* user page + one data page */
 	long long v0[NR_VM], v1[NR_VM], *lat;
 	struct cpu_buf cb[MAX_CPUS];
@@ -576,10 +635,16 @@ static void run_pmu(const char *pmu, const char *state, int cycles,
 	long chunks = 0, bufs = 0, fails = 0, entries = -1, unmapped = 0;
 	long held_high = -1, held_mid = -1, ub0, ub1, before_high, before_mid;
 	long extfrag, after_high;
-	int type = pmu_type(pmu), c, cpu, nlat = 0, nr, i, last_errno = 0;
+	int type, c, cpu, nlat = 0, nr, i, last_errno = 0;
 	pid_t frag = 0, press = 0;
 	size_t k;
 
+	snprintf(pmu, sizeof(pmu), "%s", entry);
+	if (strchr(pmu, ':')) {
+		*strchr(pmu, ':') = '\0';
+		config = 1ULL << 8;
+	}
+	type = pmu_type(pmu);
 	if (type < 0)
 		die("finding the PMU type");
 	if (!strcmp(state, "pressure"))
@@ -594,12 +659,14 @@ static void run_pmu(const char *pmu, const char *state, int cycles,
 	before_mid = free_kb_from(MID_ORDER, 0, NULL);
 	ub0 = unmovable_blocks();
 	extfrag_events(1);
+	traced = aux_trace_start();
 	read_vmstat(v0);
 
 	for (c = 0; c < cycles; c++) {
 		for (cpu = 0; cpu < ncpus; cpu++) {
 			struct perf_event_attr attr = {
 				.type = type, .size = sizeof(attr), .disabled = 1,
+				.config = config,
 			};
 			struct perf_event_mmap_page *pc;
 			long long t0;
@@ -645,13 +712,15 @@ static void run_pmu(const char *pmu, const char *state, int cycles,
 	}
 
 	read_vmstat(v1);
+	if (traced)
+		aux_trace_stop(pmu, &tp_allocs, &tp_misses, &tp_ns, &tp_errors);
 	extfrag = extfrag_events(0);
 	ub1 = unmovable_blocks();
 	after_high = free_kb_from(HIGH_ORDER, 1, "after");
 	qsort(lat, nlat, sizeof(*lat), cmp_ll);
 
 	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu",
-	       pmu, state, ncpus, cycles, aux_size >> 10);
+	       entry, state, ncpus, cycles, aux_size >> 10);
 	for (k = 0; k < NR_VM; k++)
 		printf(" %s=%lld", vm_keys[k], v1[k] - v0[k]);
 	printf(" mmaps=%d failed=%ld errno=%d lat_p50_us=%.1f lat_p99_us=%.1f",
@@ -670,7 +739,10 @@ static void run_pmu(const char *pmu, const char *state, int cycles,
 	       after_high);
 	printf(" free_kb_o%d_before=%ld free_kb_o%d_held=%ld",
 	       MID_ORDER, before_mid, MID_ORDER, held_mid);
-	printf(" extfrag=%ld unmovable_blocks_delta=%ld\n", extfrag, ub1 - ub0);
+	printf(" extfrag=%ld unmovable_blocks_delta=%ld", extfrag, ub1 - ub0);
+	printf(" tp_allocs=%ld tp_misses=%ld tp_errors=%ld tp_alloc_us=%.1f\n",
+	       tp_allocs, tp_misses, tp_errors,
+	       tp_allocs > 0 ? tp_ns / 1000.0 / tp_allocs : -1.0);
 	fflush(stdout);
 	free(lat);
 	stop_child(press);
@@ -722,9 +794,13 @@ int main(void)
 	dir = opendir(PMU_DIR);
 	if (!dir)
 		die("opening " PMU_DIR);
-	while ((d = readdir(dir)) && n < MAX_PMUS)
-		if (!strncmp(d->d_name, "aux_test", 8))
-			pmus[n++] = strdup(d->d_name);
+	while ((d = readdir(dir)) && n < MAX_PMUS - 1) {
+		if (strncmp(d->d_name, "aux_test", 8))
+			continue;
+		pmus[n++] = strdup(d->d_name);
+		if (!strcmp(d->d_name, "aux_test_etm"))
+			pmus[n++] = strdup("aux_test_etm:etr");
+	}
 	closedir(dir);
 	if (!n) {
 		errno = ENOENT;
