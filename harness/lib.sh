@@ -91,13 +91,15 @@ apply_series() {
 
 # O= directory of the KUnit kernel for ARCH built from TREE; the selftest
 # guest boots the same kernel.
+# KVARIANT=debug: the debug kernel (harness/configs/debug.config), in a
+# directory of its own; KVARIANT=kasan: the same with KASAN (kasan.config).
 kunit_out() {
-	local arch=$1 tree=$2 name
+	local arch=$1 tree=$2 name v=${KVARIANT:+-$KVARIANT}
 	name=$(basename "$tree")
 	if [ "$name" = linux ]; then
-		printf '%s\n' "$BUILD/o/kunit-$arch"
+		printf '%s\n' "$BUILD/o/kunit$v-$arch"
 	else
-		printf '%s\n' "$BUILD/o/$name-kunit-$arch"
+		printf '%s\n' "$BUILD/o/$name-kunit$v-$arch"
 	fi
 }
 
@@ -115,6 +117,16 @@ arch_make_args() {
 	esac
 }
 
+# The config fragments of KVARIANT, if any
+variant_configs() {
+	case "${KVARIANT:-}" in
+	'') ;;
+	debug) echo "$TOP/harness/configs/debug.config" ;;
+	kasan) echo "$TOP/harness/configs/debug.config $TOP/harness/configs/kasan.config" ;;
+	*) die "unknown KVARIANT $KVARIANT" ;;
+	esac
+}
+
 # Arguments of kunit.py (run or build) for ARCH and TREE, one per line:
 # the series' KUnit suites plus what the guests booting the same kernel
 # need (harness/configs/guest.config, the perf_events selftests' config).
@@ -125,7 +137,8 @@ kunit_args() {
 	while read -r opt; do
 		printf '%s\n' --kconfig_add="$opt"
 	done < <(config_lines "$TOP/harness/configs/guest.config" \
-		"$tree/tools/testing/selftests/perf_events/config")
+		"$tree/tools/testing/selftests/perf_events/config" \
+		$(variant_configs))
 	case "$arch" in
 	x86_64) ;;
 	arm64) printf '%s\n' --cross_compile=aarch64-linux-gnu- ;;

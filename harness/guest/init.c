@@ -5,11 +5,23 @@
  * unload the module, check that it left nothing behind, reboot (which
  * ends QEMU, started with -no-reboot).
  *
+ * On a debug kernel (harness/configs/debug.config) it also asks kmemleak
+ * for the objects leaked while the tests ran, and page_owner (booted with
+ * page_owner=on) for pages still held by the AUX allocation path when
+ * every buffer is gone; either being non-zero fails the run.
+ *
+ * Kernel command-line parameters the kernel does not know (NAME=value)
+ * reach the tests as environment variables, e.g. AUX_STRESS_CYCLES;
+ * TEST_DEADLINE (seconds, default 600) bounds each program.
+ *
  * The host reads the serial console: kselftest TAP output, the kernel's
  * own messages, and one line per program:
  *   guest: <program> exit <status>
+ * on a debug kernel:
+ *   guest: kmemleak: <n> unreferenced objects
+ *   guest: page_owner: <n> pages allocated by rb_alloc_aux
  * and at the end:
- *   guest: done <failed programs>
+ *   guest: done <failures>
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -31,7 +43,10 @@
 #define MODULE_NAME	"aux_test_pmu"
 #define TEST_DIR	"/tests"
 #define DEADLINE_S	600
+#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
+#define PAGE_OWNER_STACKS "/sys/kernel/debug/page_owner_stacks/show_stacks"
 
+extern char **environ;
 static int failed;
 
 static void check(int ok, const char *what)
@@ -49,7 +64,7 @@ static int exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-static void run(const char *dir, const char *name)
+static void run(const char *dir, const char *name, long deadline)
 {
 	char path[512];
 	time_t start = time(NULL);
@@ -62,14 +77,14 @@ static void run(const char *dir, const char *name)
 	pid = fork();
 	if (pid == 0) {
 		char *argv[] = { path, NULL };
-		char *envp[] = { "PATH=/tests", NULL };
 
+		setenv("PATH", "/tests", 1);
 		if (chdir(dir) == 0)
-			execve(path, argv, envp);
+			execve(path, argv, environ);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (time(NULL) - start > DEADLINE_S) {
+		if (time(NULL) - start > deadline) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			printf("guest: %s timed out\n", name);
@@ -83,6 +98,105 @@ static void run(const char *dir, const char *name)
 		failed++;
 }
 
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * kmemleak: report what the tests leaked. At start, a scan and a clear
+ * set aside what boot left. At the end, an object is reported only when
+ * it is older than kmemleak's minimum age (5 s), hence the wait, and
+ * when its contents did not change since the scan before, hence two.
+ */
+static void kmemleak(int start)
+{
+	char line[512];
+	FILE *fp;
+	int n = 0;
+
+	if (!exists(KMEMLEAK))
+		return;
+	if (start) {
+		check(write_file(KMEMLEAK, "scan") == 0 &&
+		      write_file(KMEMLEAK, "clear") == 0, "kmemleak clear");
+		return;
+	}
+	sleep(6);
+	check(write_file(KMEMLEAK, "scan") == 0 &&
+	      write_file(KMEMLEAK, "scan") == 0, "kmemleak scan");
+	fp = fopen(KMEMLEAK, "r");
+	check(fp != NULL, "reading " KMEMLEAK);
+	while (fp && fgets(line, sizeof(line), fp)) {
+		n += strncmp(line, "unreferenced object", 19) == 0;
+		printf("kmemleak: %s", line);
+	}
+	if (fp)
+		fclose(fp);
+	printf("guest: kmemleak: %d unreferenced objects\n", n);
+	failed += n > 0;
+}
+
+/* Frames of the page allocator itself, at the top of every stack. */
+static int allocator_frame(const char *frame)
+{
+	static const char * const names[] = {
+		"post_alloc_hook", "prep_new_page", "get_page_from_freelist",
+		"alloc_pages", "alloc_frozen_pages", "folio_alloc",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strstr(frame, names[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * page_owner: pages still allocated whose allocation stack has the AUX
+ * allocation path (__rb_alloc_aux(), rb_alloc_aux_page()) as the page
+ * allocator's caller, summed over the stacks. Pages that path got
+ * indirectly (a slab page for its page array, page tables for a PMU's
+ * vmap()) belong to caches and stay; they are not counted.
+ */
+static void page_owner(void)
+{
+	char line[512], first[512] = "";
+	int caller = 0, aux = 0;
+	long pages = 0, n;
+	FILE *fp;
+
+	if (!exists(PAGE_OWNER_STACKS))
+		return;
+	fp = fopen(PAGE_OWNER_STACKS, "r");
+	check(fp != NULL, "reading " PAGE_OWNER_STACKS);
+	while (fp && fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "nr_base_pages: %ld", &n) == 1) {
+			if (aux) {
+				printf("page_owner: %ld pages from %s", n, first);
+				pages += n;
+			}
+			caller = aux = 0;
+			continue;
+		}
+		if (caller || line[0] != ' ' || allocator_frame(line))
+			continue;
+		caller = 1;
+		aux = strstr(line, "rb_alloc_aux") != NULL;
+		snprintf(first, sizeof(first), "%s", line);
+	}
+	if (fp)
+		fclose(fp);
+	printf("guest: page_owner: %ld pages allocated by rb_alloc_aux\n", pages);
+	failed += pages > 0;
+}
+
 static int cmp(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
@@ -90,6 +204,7 @@ static int cmp(const struct dirent **a, const struct dirent **b)
 
 int main(void)
 {
+	const char *deadline = getenv("TEST_DEADLINE");
 	struct dirent **names;
 	int i, n, fd;
 
@@ -113,10 +228,12 @@ int main(void)
 		close(fd);
 	}
 
+	kmemleak(1);
 	n = scandir(TEST_DIR, &names, NULL, cmp);
 	for (i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.')
-			run(TEST_DIR, names[i]->d_name);
+			run(TEST_DIR, names[i]->d_name,
+			    deadline ? atol(deadline) : DEADLINE_S);
 		free(names[i]);
 	}
 
@@ -129,6 +246,10 @@ int main(void)
 		check(!exists("/sys/kernel/debug/" MODULE_NAME),
 		      "debugfs directory left behind");
 	}
+
+	/* After the module is gone, so are all of its buffers. */
+	page_owner();
+	kmemleak(0);
 
 	printf("guest: done %d\n", failed);
 	fflush(stdout);
