@@ -103,6 +103,10 @@ kunit_out() {
 	fi
 }
 
+# A kernel log line that fails a run: a warning, BUG, oops, panic, KASAN,
+# lockdep or hung-task report, or any stack trace (grep -E)
+KERNEL_REPORT_RE='WARNING:|BUG:|KASAN:|Oops|Call trace:|Call Trace:|Kernel panic|possible recursive locking|circular locking|inconsistent lock state|lock inversion|unsafe locking scenario|INFO: task .* blocked'
+
 # Config lines (CONFIG_X=y) of the given fragments, comments dropped
 config_lines() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$@"
