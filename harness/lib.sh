@@ -5,16 +5,56 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-PATCHES=$TOP/patches
-TREE=${TREE:-$BUILD/linux}	# the developer's tree: edit and commit here
-TESTTREE=$BUILD/test		# worktree the test command checks out
-BASE_PKG=linux-source-6.12
-BASE_TARBALL=/usr/src/$BASE_PKG.tar.xz
+
+# The base the series applies to, and everything that follows from it.
+# This is the one place that resolves a base; every script takes it from
+# BASE (mainline unless said otherwise):
+#   mainline  Linux 7.1.5, the tarball BASE_TARBALL, else
+#             ../shared/base/linux-7.1.5.tar.xz beside the project; the
+#             series sent upstream: patches/
+#   6.12      Debian's linux-source-6.12 (the newest 6.12.y Debian ships),
+#             the backport for Android's GKI kernels: patches/6.12/
+# BASE_SUFFIX tells the per-base directories under build/ apart.
+BASE=${BASE:-mainline}
+case "$BASE" in
+mainline)
+	BASE_VERSION=7.1.5
+	BASE_PKG=
+	BASE_TOPDIR=linux-$BASE_VERSION	# what the tarball unpacks to
+	if [ -z "${BASE_TARBALL:-}" ]; then
+		BASE_TARBALL=$(cd "$TOP/.." && pwd)/shared/base/linux-$BASE_VERSION.tar.xz
+		[ -f "$BASE_TARBALL" ] || BASE_TARBALL=
+	fi
+	PATCHES=$TOP/patches
+	SUBJECT_PREFIX="PATCH v2"
+	BASE_SUFFIX=
+	;;
+6.12)
+	BASE_PKG=linux-source-6.12
+	BASE_TOPDIR=$BASE_PKG
+	BASE_TARBALL=/usr/src/$BASE_PKG.tar.xz
+	PATCHES=$TOP/patches/6.12
+	SUBJECT_PREFIX="PATCH 6.12.y v2"
+	BASE_SUFFIX=-6.12
+	;;
+*)
+	printf 'error: unknown BASE=%s (mainline or 6.12)\n' "$BASE" >&2
+	exit 1 ;;
+esac
+export BASE
+TREE=${TREE:-$BUILD/linux$BASE_SUFFIX}	# the developer's tree: edit and commit here
+TESTTREE=$BUILD/test$BASE_SUFFIX		# worktree the test command checks out
 
 # ccache wrappers for gcc and aarch64-linux-gnu-gcc, and
 # Debian's python3 (with python3-ply for checkpatch) before any other.
 export PATH=/usr/lib/ccache:/usr/bin:$PATH
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+# The ccache lives where ccache keeps it by default (~/.cache/ccache),
+# outside the clone, so that a machine that built the series before is
+# warm, as a CI cache would be; CCACHE_DIR overrides it. Paths under the
+# clone are hashed relative to it, so that a clone in another folder (CI's)
+# hits what this one built.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 JOBS=${JOBS:-$(nproc)}
 
@@ -36,11 +76,34 @@ base_pkg_version() {
 	dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null
 }
 
-# Tag of the base commit for the installed package version
+# Tag of the base commit: base/v7.1.5 for mainline; for 6.12, one per
+# Debian package version, e.g. base/6.12.118-1_deb12u1
 base_tag() {
 	local v
+	if [ -z "$BASE_PKG" ]; then
+		printf 'base/v%s\n' "$BASE_VERSION"
+		return
+	fi
 	v=$(base_pkg_version) || die "$BASE_PKG is not installed (run harness/deps)"
 	printf 'base/%s\n' "$(printf '%s' "$v" | tr '~:' '_.')"
+}
+
+# One line saying what the base is, for logs and reports
+base_describe() {
+	if [ -z "$BASE_PKG" ]; then
+		printf 'Linux %s (%s)\n' "$BASE_VERSION" "${BASE_TARBALL:-no tarball}"
+	else
+		printf '%s %s\n' "$BASE_PKG" "$(base_pkg_version)"
+	fi
+}
+
+# The base tarball, or stop and say where to get it
+base_tarball() {
+	[ -n "$BASE_TARBALL" ] && [ -f "$BASE_TARBALL" ] && { printf '%s\n' "$BASE_TARBALL"; return; }
+	[ -z "$BASE_PKG" ] || die "$BASE_TARBALL is missing: run harness/deps (it installs $BASE_PKG)"
+	die "no Linux $BASE_VERSION tarball: download linux-$BASE_VERSION.tar.xz from
+https://cdn.kernel.org/pub/linux/kernel/v${BASE_VERSION%%.*}.x/ and run with BASE_TARBALL=/path/to/linux-$BASE_VERSION.tar.xz
+(in this project's environment it is ../shared/base/linux-$BASE_VERSION.tar.xz)"
 }
 
 # The patches of the series, in order, as absolute paths
@@ -85,7 +148,7 @@ apply_series() {
 	git_identity
 	if ! git -C "$tree" am --quiet --keep-cr --whitespace=error-all "${files[@]}"; then
 		git -C "$tree" am --abort >/dev/null 2>&1 || true
-		die "the series does not apply to $(base_tag)"
+		die "the series in $PATCHES does not apply to $(base_tag)"
 	fi
 }
 
