@@ -25,6 +25,11 @@
  *               killer), then pins FRAG_PIPE_MB of unmovable pipe pages in
  *               the holes and the left-over. It
  *               holds all this until the PMU's run ends.
+ *   partial     as fragmented, but only one page of every 2^HIGH_ORDER
+ *               (2 MiB with 4 KiB pages) is kept: no free PMD-sized block
+ *               beyond the left-over, but free blocks of every order below,
+ *               64 KiB to 1 MiB included, as on a phone that has run for
+ *               days. Contiguous-PTE chunks can pay here, PMD blocks not.
  *   pressure    fragmented, plus a child allocating and freeing 16 MiB of
  *               anonymous memory in a loop during the run.
  *
@@ -272,6 +277,9 @@ static long high_watermarks_kb(void)
 	return total * (page_size / 1024);
 }
 
+/* Pages of which the fragmenter keeps one (by PFN): see the states. */
+static unsigned long frag_keep = 4;
+
 /* The fragmenter: see the top of the file. Signals ready_fd, then holds. */
 static void fragmenter(int ready_fd)
 {
@@ -316,8 +324,8 @@ static void fragmenter(int ready_fd)
 	for (pg = 0; pg < npages; pg++) {
 		uint64_t pfn = pfns[pg] & ((1ULL << 55) - 1);
 
-		/* keep one page in four: free blocks are at most order 1 */
-		if ((pfns[pg] >> 63) && (pfn & 3)) {
+		/* keep one page in frag_keep, free the others */
+		if ((pfns[pg] >> 63) && (pfn & (frag_keep - 1))) {
 			madvise(mem + pg * page_size, page_size, MADV_DONTNEED);
 			freed++;
 		}
@@ -333,8 +341,9 @@ static void fragmenter(int ready_fd)
 			if (write(pipes[i][1], buf, page_size) != page_size)
 				die("filling a pipe");
 	}
-	printf("bench: fragmenter anon_mb=%zu freed_mb=%zu pipe_mb=%d left_mb=%ld\n",
-	       len >> 20, freed * page_size >> 20, FRAG_PIPE_MB, left_kb >> 10);
+	printf("bench: fragmenter anon_mb=%zu freed_mb=%zu pipe_mb=%d left_mb=%ld keep_one_in=%lu\n",
+	       len >> 20, freed * page_size >> 20, FRAG_PIPE_MB, left_kb >> 10,
+	       frag_keep);
 	fflush(stdout);
 	if (write(ready_fd, "r", 1) != 1)
 		die("signalling ready");
@@ -649,6 +658,8 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 		die("finding the PMU type");
 	if (!strcmp(state, "pressure"))
 		press = start_child(pressure);
+	if (!strcmp(state, "partial"))
+		frag_keep = 1UL << HIGH_ORDER;
 	if (strcmp(state, "fresh"))
 		frag = start_child(fragmenter);
 	if (press)
@@ -771,7 +782,7 @@ int main(void)
 		ncpus = MAX_CPUS;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (strcmp(state, "fresh") && strcmp(state, "fragmented") &&
-	    strcmp(state, "pressure")) {
+	    strcmp(state, "partial") && strcmp(state, "pressure")) {
 		errno = EINVAL;
 		die("bench.state");
 	}
