@@ -626,7 +626,9 @@ static void aux_trace_stop(const char *pmu, long *allocs, long *misses,
 
 /*
  * A run entry is a PMU name, or "aux_test_etm:etr" for the cs_etm-like
- * PMU with its ETR-like sink (format term sink=1, config:8).
+ * PMU with its ETR-like sink (format term sink=1, config:8), or
+ * "aux_test_etm:large" for its TRBE-like sink with large chunks asked
+ * for (format term aux_alloc=2, config:0-1), as SPE and TRBE users opt in.
  */
 static void run_pmu(const char *entry, const char *state, int cycles,
 		    size_t aux_size)
@@ -650,8 +652,8 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 
 	snprintf(pmu, sizeof(pmu), "%s", entry);
 	if (strchr(pmu, ':')) {
+		config = !strcmp(strchr(pmu, ':'), ":etr") ? 1ULL << 8 : 2;
 		*strchr(pmu, ':') = '\0';
-		config = 1ULL << 8;
 	}
 	type = pmu_type(pmu);
 	if (type < 0)
@@ -805,12 +807,14 @@ int main(void)
 	dir = opendir(PMU_DIR);
 	if (!dir)
 		die("opening " PMU_DIR);
-	while ((d = readdir(dir)) && n < MAX_PMUS - 1) {
+	while ((d = readdir(dir)) && n < MAX_PMUS - 2) {
 		if (strncmp(d->d_name, "aux_test", 8))
 			continue;
 		pmus[n++] = strdup(d->d_name);
-		if (!strcmp(d->d_name, "aux_test_etm"))
+		if (!strcmp(d->d_name, "aux_test_etm")) {
 			pmus[n++] = strdup("aux_test_etm:etr");
+			pmus[n++] = strdup("aux_test_etm:large");
+		}
 	}
 	closedir(dir);
 	if (!n) {
