@@ -235,6 +235,17 @@ guest_root() {
 	rm -rf "$root" && mkdir -p "$root/tests" "$root/proc" "$root/sys" "$root/dev"
 	cp "$out/kernel/events/aux_test_pmu.ko" "$root/"
 	"$(guest_cc "$arch")" -static -O2 -Wall -o "$root/init" "$TOP/harness/guest/init.c"
+	# The trinity fuzzer (harness/debug), with its loader and libraries
+	if [ "${TRINITY_SECS:-0}" != 0 ] && [ "$arch" = x86_64 ]; then
+		local bin lib
+		bin=$(command -v trinity) || die "no trinity: apt-get install trinity"
+		mkdir -p "$root/trinity"
+		cp "$bin" "$root/trinity/"
+		for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+	fi
 }
 
 # guest_boot ARCH TREE ROOT LOG [KERNEL ARGS...]: pack ROOT as the

@@ -14,9 +14,16 @@
  * reach the tests as environment variables, e.g. AUX_STRESS_CYCLES;
  * TEST_DEADLINE (seconds, default 600) bounds each program.
  *
+ * With /trinity/trinity in the initramfs and TRINITY_SECS set, it then
+ * runs the trinity fuzzer (as root, on perf_event_open, mmap, munmap,
+ * mremap, madvise and ioctl, with perf file descriptors only) for that
+ * many seconds, while the test PMU is loaded, and stops it with SIGINT
+ * (SIGKILL 30 s later): trinity prints "Ran N syscalls".
+ *
  * The host reads the serial console: kselftest TAP output, the kernel's
  * own messages, and one line per program:
  *   guest: <program> exit <status>
+ *   guest: trinity exit <status>
  * on a debug kernel:
  *   guest: kmemleak: <n> unreferenced objects
  *   guest: page_owner: <n> pages allocated by rb_alloc_aux
@@ -78,6 +85,8 @@ static void run(const char *dir, const char *name, long deadline)
 	if (pid == 0) {
 		char *argv[] = { path, NULL };
 
+		/* A group of its own, so that a timeout kills its children too. */
+		setpgid(0, 0);
 		setenv("PATH", "/tests", 1);
 		if (chdir(dir) == 0)
 			execve(path, argv, environ);
@@ -85,7 +94,7 @@ static void run(const char *dir, const char *name, long deadline)
 	}
 	while (waitpid(pid, &status, WNOHANG) == 0) {
 		if (time(NULL) - start > deadline) {
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			printf("guest: %s timed out\n", name);
 			break;
@@ -96,6 +105,81 @@ static void run(const char *dir, const char *name, long deadline)
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		failed++;
+}
+
+#define TRINITY		"/trinity/trinity"
+#define AUX_TEST_DEBUGFS	"/sys/kernel/debug/" MODULE_NAME
+
+/* Buffers set up so far by all test PMUs (their layout files' setups). */
+static long aux_test_setups(void)
+{
+	static const char * const pmus[] = {
+		"aux_test", "aux_test_large", "aux_test_nosg", "aux_test_etm",
+	};
+	char path[256], key[32];
+	long total = 0, v;
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s/layout", AUX_TEST_DEBUGFS, pmus[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fscanf(f, "%31s", key) == 1)
+			if (!strcmp(key, "setups") && fscanf(f, "%ld", &v) == 1)
+				total += v;
+		fclose(f);
+	}
+	return total;
+}
+
+/* The fuzzer, aimed at the AUX paths, for @secs seconds. */
+static void trinity(long secs)
+{
+	char *argv[] = {
+		TRINITY, "--dangerous", "-q", "-l", "off", "-C", "4",
+		"--disable-fds=sockets,pipes,epoll,eventfd,pseudo,timerfd,testfile,memfd,drm",
+		"-c", "perf_event_open", "-c", "mmap", "-c", "munmap",
+		"-c", "mremap", "-c", "madvise", "-c", "ioctl", NULL,
+	};
+	long setups = aux_test_setups();
+	time_t start = time(NULL);
+	int status = 0, stopping = 0;
+	pid_t pid;
+
+	printf("guest: running trinity for %ld s\n", secs);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		mkdir("/tmp", 0777);
+		if (chdir("/tmp") == 0)
+			execve(TRINITY, argv, environ);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		long t = time(NULL) - start;
+
+		if (t > secs + 30) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			break;
+		}
+		if (t > secs && !stopping) {
+			kill(-pid, SIGINT);
+			stopping = 1;
+		}
+		usleep(100000);
+	}
+	/* Its children may outlive it: none may stay. */
+	kill(-pid, SIGKILL);
+	while (waitpid(-pid, NULL, 0) > 0)
+		;
+	printf("guest: trinity exit %d\n",
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	printf("guest: trinity: %ld AUX buffers set up by the test PMUs\n",
+	       aux_test_setups() - setups);
 }
 
 static int write_file(const char *path, const char *s)
@@ -236,6 +320,9 @@ int main(void)
 			    deadline ? atol(deadline) : DEADLINE_S);
 		free(names[i]);
 	}
+
+	if (exists(TRINITY) && getenv("TRINITY_SECS"))
+		trinity(atol(getenv("TRINITY_SECS")));
 
 	if (exists(MODULE_PATH)) {
 		check(syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) == 0,
