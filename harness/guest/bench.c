@@ -767,6 +767,39 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char * const *)a, *(char * const *)b);
 }
 
+/*
+ * bench.then=PATH: no benchmark; put memory in the state, run PATH (a
+ * test program) while it holds, and exit with its status.
+ */
+static int run_then(const char *state)
+{
+	char path[256];
+	pid_t frag = 0, pid;
+	int status = 0;
+
+	sscanf(cmdline_value("then"), "%255[^ \n]", path);
+	if (!strcmp(state, "partial"))
+		frag_keep = 1UL << HIGH_ORDER;
+	if (strcmp(state, "fresh"))
+		frag = start_child(fragmenter);
+	printf("bench: then %s state=%s free kB in blocks of order>=%d %ld, >=%d %ld\n",
+	       path, state, HIGH_ORDER, free_kb_from(HIGH_ORDER, 1, "then"),
+	       MID_ORDER, free_kb_from(MID_ORDER, 0, NULL));
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { path, NULL };
+
+		execv(path, argv);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	stop_child(frag);
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	printf("bench: then %s exit %d\n", path, status);
+	return status;
+}
+
 int main(void)
 {
 	const char *state = state_param();
@@ -803,6 +836,9 @@ int main(void)
 	write_file("/proc/sys/kernel/kptr_restrict", "1");
 	/* Room for every extfrag event of a run (stats count overruns too) */
 	write_file(TRACEFS "/buffer_size_kb", "1024");
+
+	if (cmdline_value("then"))
+		return run_then(state);
 
 	dir = opendir(PMU_DIR);
 	if (!dir)
