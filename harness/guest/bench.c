@@ -376,6 +376,36 @@ static void pressure(int ready_fd)
 	}
 }
 
+/*
+ * For bench.then=: take, as transparent huge pages, the free 2 MiB blocks
+ * the fragmenter leaves over (THP defrag "never": only blocks that are
+ * free, no compaction), so that none is free while the test runs.
+ * Signals ready_fd, then holds.
+ */
+static void thp_hog(int ready_fd)
+{
+	const size_t huge = 2UL << 20;
+	int i;
+
+	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	write_file("/sys/kernel/mm/transparent_hugepage/defrag", "never");
+	for (i = 0; i < 512 && free_kb_from(HIGH_ORDER, 0, NULL) > 0; i++) {
+		char *m = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *a;
+
+		if (m == MAP_FAILED)
+			break;
+		a = (char *)(((unsigned long)m + huge - 1) & ~(huge - 1));
+		madvise(a, huge, MADV_HUGEPAGE);
+		a[0] = 1;	/* one fault: a huge page if a block is free */
+	}
+	if (write(ready_fd, "r", 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
 static pid_t start_child(void (*fn)(int))
 {
 	int p[2];
@@ -774,7 +804,7 @@ static int cmp_str(const void *a, const void *b)
 static int run_then(const char *state)
 {
 	char path[256];
-	pid_t frag = 0, pid;
+	pid_t frag = 0, hog, pid;
 	int status = 0;
 
 	sscanf(cmdline_value("then"), "%255[^ \n]", path);
@@ -782,6 +812,7 @@ static int run_then(const char *state)
 		frag_keep = 1UL << HIGH_ORDER;
 	if (strcmp(state, "fresh"))
 		frag = start_child(fragmenter);
+	hog = strcmp(state, "fresh") ? start_child(thp_hog) : 0;
 	printf("bench: then %s state=%s free kB in blocks of order>=%d %ld, >=%d %ld\n",
 	       path, state, HIGH_ORDER, free_kb_from(HIGH_ORDER, 1, "then"),
 	       MID_ORDER, free_kb_from(MID_ORDER, 0, NULL));
@@ -794,6 +825,7 @@ static int run_then(const char *state)
 		_exit(127);
 	}
 	waitpid(pid, &status, 0);
+	stop_child(hog);
 	stop_child(frag);
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	printf("bench: then %s exit %d\n", path, status);
