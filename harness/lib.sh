@@ -170,6 +170,24 @@ kunit_out() {
 # lockdep or hung-task report, or any stack trace (grep -E)
 KERNEL_REPORT_RE='WARNING:|BUG:|KASAN:|Oops|Call trace:|Call Trace:|Kernel panic|possible recursive locking|circular locking|inconsistent lock state|lock inversion|unsafe locking scenario|INFO: task .* blocked'
 
+# kernel_reports LOG: whether LOG has a kernel report; if so, print the
+# first ones with the lines that follow them, to stderr
+kernel_reports() {
+	grep -Eq "$KERNEL_REPORT_RE" "$1" || return 1
+	grep -E -A25 "$KERNEL_REPORT_RE" "$1" | head -60 >&2
+}
+
+# selftests_build ARCH TREE OUT: the perf_events selftests, static, built
+# against the headers of TREE's kernel for ARCH, into OUT
+selftests_build() {
+	local arch=$1 tree=$2 out=$3 mk
+	read -r -a mk <<< "$(arch_make_args "$arch")"
+	mkdir -p "$out"
+	make -C "$tree/tools/testing/selftests/perf_events" -s "${mk[@]}" \
+		OUTPUT="$out" KHDR_INCLUDES="-isystem $(kunit_out "$arch" "$tree")/usr/include" \
+		LDFLAGS=-static
+}
+
 # Config lines (CONFIG_X=y) of the given fragments, comments dropped
 config_lines() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$@"

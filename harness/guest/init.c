@@ -113,16 +113,14 @@ static void run(const char *dir, const char *name, long deadline)
 /* Buffers set up so far by all test PMUs (their layout files' setups). */
 static long aux_test_setups(void)
 {
-	static const char * const pmus[] = {
-		"aux_test", "aux_test_large", "aux_test_nosg", "aux_test_etm",
-	};
-	char path[256], key[32];
+	char path[512], key[32];
 	long total = 0, v;
-	unsigned int i;
+	struct dirent *d;
+	DIR *dir = opendir(AUX_TEST_DEBUGFS);
 	FILE *f;
 
-	for (i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s/layout", AUX_TEST_DEBUGFS, pmus[i]);
+	while (dir && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "%s/%s/layout", AUX_TEST_DEBUGFS, d->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
@@ -131,6 +129,8 @@ static long aux_test_setups(void)
 				total += v;
 		fclose(f);
 	}
+	if (dir)
+		closedir(dir);
 	return total;
 }
 
