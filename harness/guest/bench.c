@@ -25,13 +25,22 @@
  *               killer), then pins FRAG_PIPE_MB of unmovable pipe pages in
  *               the holes and the left-over. It
  *               holds all this until the PMU's run ends.
- *   partial     as fragmented, but only one page of every 2^HIGH_ORDER
+ *   partial     as fragmented, but only one page of every 2^high_order
  *               (2 MiB with 4 KiB pages) is kept: no free PMD-sized block
  *               beyond the left-over, but free blocks of every order below,
  *               64 KiB to 1 MiB included, as on a phone that has run for
  *               days. Contiguous-PTE chunks can pay here, PMD blocks not.
  *   pressure    fragmented, plus a child allocating and freeing 16 MiB of
  *               anonymous memory in a loop during the run.
+ *
+ * Per PMU it also measures two references in the same guest and state:
+ * the floor (the AUX buffer's size faulted in as anonymous memory with
+ * MAP_POPULATE, per CPU, timed like the AUX mmap(): the cost of allocating
+ * and zeroing the pages), and, while the first set of AUX buffers is held,
+ * the THP cost probe (a child faults in THP_PROBE_MB of MADV_HUGEPAGE
+ * anonymous memory with THP enabled=madvise and defrag=never, so that
+ * only 2 MiB blocks that are free count; the share it got as huge pages
+ * is what the held buffers left to THP).
  *
  * The benchmark itself is exempt from the OOM killer; if fragmentation
  * brings it, it kills a child and the result line counts it (oom_kill).
@@ -61,14 +70,20 @@
 #define MAX_PMUS	16
 #define MAX_CPUS	64
 #define MAX_ORDER_NR	16	/* > MAX_PAGE_ORDER on every arch we boot */
-#define HIGH_ORDER	9	/* a 2 MiB block: a PMD mapping, a pageblock */
-#define MID_ORDER	4	/* 64 KiB: an arm64 contiguous-PTE range */
 #define FRAG_LEFT_MB	32	/* above the high watermarks */
 #define FRAG_PIPE_MB	64
 #define PRESSURE_MB	16
+#define THP_PROBE_MB	64	/* the THP cost probe's region */
 
 static long page_size;
 static int ncpus;
+/*
+ * Orders of a 2 MiB block (4 KiB pages: a PMD mapping, a pageblock; 16 KiB
+ * and 64 KiB pages: an arm64 contiguous-PTE range) and of a 64 KiB one
+ * (4 KiB pages: an arm64 contiguous-PTE range), from the page size.
+ */
+static int high_order, mid_order;
+static size_t pmd_size;		/* a PMD mapping, a THP */
 
 /* /proc/vmstat counters whose deltas are reported */
 static const char * const vm_keys[] = {
@@ -245,20 +260,26 @@ static pid_t spawn(void (*fn)(int), int ready_fd)
 	return pid;
 }
 
-static long meminfo_kb(const char *key)
+/* The "key: N kB" value of a meminfo-like file, or -1 */
+static long meminfo_kb_of(const char *path, const char *key)
 {
 	char line[256];
 	long v = -1;
 	size_t len = strlen(key);
-	FILE *f = fopen("/proc/meminfo", "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f)
-		die("opening /proc/meminfo");
+		return -1;
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, key, len) && line[len] == ':')
 			v = strtol(line + len + 1, NULL, 10);
 	fclose(f);
 	return v;
+}
+
+static long meminfo_kb(const char *key)
+{
+	return meminfo_kb_of("/proc/meminfo", key);
 }
 
 /* Sum of the zones' high watermarks, in KiB */
@@ -384,12 +405,12 @@ static void pressure(int ready_fd)
  */
 static void thp_hog(int ready_fd)
 {
-	const size_t huge = 2UL << 20;
+	const size_t huge = pmd_size;
 	int i;
 
 	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
 	write_file("/sys/kernel/mm/transparent_hugepage/defrag", "never");
-	for (i = 0; i < 512 && free_kb_from(HIGH_ORDER, 0, NULL) > 0; i++) {
+	for (i = 0; i < 512 && free_kb_from(high_order, 0, NULL) > 0; i++) {
 		char *m = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		char *a;
@@ -562,12 +583,15 @@ static long translations(const struct range *r, int n, long *unmapped)
 		}
 		for (k = 0; lvl[k]; k++)
 			lvl[k] = tolower((unsigned char)lvl[k]);
+		/* arm64 contiguous PTEs: 16, 128 or 32 of 4, 16 or 64 KiB */
 		if (!strcmp(lvl, "pte"))
-			unit = cont ? 16 * page_size : page_size;
+			unit = !cont ? page_size : page_size == 16384 ?
+			       128 * page_size : page_size == 65536 ?
+			       32 * page_size : 16 * page_size;
 		else if (!strcmp(lvl, "pmd"))
-			unit = page_size << 9;
+			unit = pmd_size;
 		else if (!strcmp(lvl, "pud"))
-			unit = page_size << 18;
+			unit = pmd_size / sizeof(long) * page_size;
 		else
 			continue;
 		for (k = 0; k < n; k++) {
@@ -654,6 +678,93 @@ static void aux_trace_stop(const char *pmu, long *allocs, long *misses,
 	fclose(f);
 }
 
+static long long vmstat_value(const char *name)
+{
+	char key[64];
+	long long val, v = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		die("opening /proc/vmstat");
+	while (fscanf(f, "%63s %lld", key, &val) == 2)
+		if (!strcmp(key, name))
+			v = val;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The THP cost probe: a child faults in THP_PROBE_MB of MADV_HUGEPAGE
+ * anonymous memory (THP enabled=madvise, defrag=never: no compaction, only
+ * free 2 MiB blocks become huge pages) and reports its AnonHugePages; the
+ * caller gets the thp_fault_alloc and thp_fault_fallback deltas too.
+ */
+static void thp_probe(long *alloc, long *fallback, long *anon_huge_kb)
+{
+	const size_t huge = pmd_size, len = (size_t)THP_PROBE_MB << 20;
+	long long a0 = vmstat_value("thp_fault_alloc");
+	long long f0 = vmstat_value("thp_fault_fallback");
+	int p[2];
+	pid_t pid;
+
+	*alloc = *fallback = *anon_huge_kb = -1;
+	if (a0 < 0 || f0 < 0 ||
+	    write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise") ||
+	    write_file("/sys/kernel/mm/transparent_hugepage/defrag", "never") ||
+	    pipe(p))
+		return;		/* no THP in this kernel */
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		char *m = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		long kb = -1;
+		char *a;
+		size_t o;
+
+		write_file("/proc/self/oom_score_adj", "0");
+		if (m != MAP_FAILED) {
+			a = (char *)(((unsigned long)m + huge - 1) & ~(huge - 1));
+			madvise(a, len, MADV_HUGEPAGE);
+			for (o = 0; o < len; o += page_size)
+				a[o] = 1;
+			kb = meminfo_kb_of("/proc/self/smaps_rollup", "AnonHugePages");
+		}
+		if (write(p[1], &kb, sizeof(kb)) != sizeof(kb))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], anon_huge_kb, sizeof(*anon_huge_kb)) != sizeof(*anon_huge_kb))
+		*anon_huge_kb = -1;
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	*alloc = vmstat_value("thp_fault_alloc") - a0;
+	*fallback = vmstat_value("thp_fault_fallback") - f0;
+}
+
+/*
+ * The floor: @n times, the AUX buffer's size of anonymous memory faulted
+ * in with MAP_POPULATE (allocated and zeroed) and unmapped; latencies in ns.
+ */
+static void floor_latencies(long long *lat, int n, size_t size)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		long long t0 = now_ns();
+		void *m = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+		lat[i] = now_ns() - t0;
+		if (m == MAP_FAILED)
+			die("the floor's mmap");
+		munmap(m, size);
+	}
+}
+
 /*
  * A run entry is a PMU name, or "aux_test_etm:etr" for the cs_etm-like
  * PMU with its ETR-like sink (format term sink=1, config:8), or
@@ -676,6 +787,8 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 	long chunks = 0, bufs = 0, fails = 0, entries = -1, unmapped = 0;
 	long held_high = -1, held_mid = -1, ub0, ub1, before_high, before_mid;
 	long extfrag, after_high;
+	long thp_alloc = -1, thp_fallback = -1, thp_huge_kb = -1;
+	long long *floor_lat;
 	int type, c, cpu, nlat = 0, nr, i, last_errno = 0;
 	pid_t frag = 0, press = 0;
 	size_t k;
@@ -691,15 +804,21 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 	if (!strcmp(state, "pressure"))
 		press = start_child(pressure);
 	if (!strcmp(state, "partial"))
-		frag_keep = 1UL << HIGH_ORDER;
+		frag_keep = 1UL << high_order;
 	if (strcmp(state, "fresh"))
 		frag = start_child(fragmenter);
 	if (press)
 		kill(press, SIGUSR1);
 
 	lat = calloc(cycles * ncpus, sizeof(*lat));
-	before_high = free_kb_from(HIGH_ORDER, 1, pmu);
-	before_mid = free_kb_from(MID_ORDER, 0, NULL);
+	floor_lat = calloc(cycles * ncpus, sizeof(*floor_lat));
+	if (!lat || !floor_lat)
+		die("calloc");
+	/* The floor, in the same state, before the AUX buffers */
+	floor_latencies(floor_lat, cycles * ncpus, aux_size);
+	qsort(floor_lat, cycles * ncpus, sizeof(*floor_lat), cmp_ll);
+	before_high = free_kb_from(high_order, 1, pmu);
+	before_mid = free_kb_from(mid_order, 0, NULL);
 	ub0 = unmovable_blocks();
 	extfrag_events(1);
 	traced = aux_trace_start();
@@ -743,8 +862,9 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 			nr = aux_mappings(ranges, MAX_CPUS);
 			if (nr)
 				entries = translations(ranges, nr, &unmapped);
-			held_high = free_kb_from(HIGH_ORDER, 1, "held");
-			held_mid = free_kb_from(MID_ORDER, 0, NULL);
+			held_high = free_kb_from(high_order, 1, "held");
+			held_mid = free_kb_from(mid_order, 0, NULL);
+			thp_probe(&thp_alloc, &thp_fallback, &thp_huge_kb);
 		}
 		for (cpu = 0; cpu < ncpus; cpu++) {
 			if (cb[cpu].aux != MAP_FAILED)
@@ -759,7 +879,7 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 		aux_trace_stop(pmu, &tp_allocs, &tp_misses, &tp_ns, &tp_errors);
 	extfrag = extfrag_events(0);
 	ub1 = unmovable_blocks();
-	after_high = free_kb_from(HIGH_ORDER, 1, "after");
+	after_high = free_kb_from(high_order, 1, "after");
 	qsort(lat, nlat, sizeof(*lat), cmp_ll);
 
 	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu",
@@ -777,17 +897,20 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 	printf(" translations_per_mb=%.2f unmapped_pages=%ld",
 	       entries < 0 ? -1.0 :
 	       (double)entries / (ncpus * (aux_size >> 20)), unmapped);
-	printf(" free_kb_o%d_before=%ld free_kb_o%d_held=%ld free_kb_o%d_after=%ld",
-	       HIGH_ORDER, before_high, HIGH_ORDER, held_high, HIGH_ORDER,
-	       after_high);
-	printf(" free_kb_o%d_before=%ld free_kb_o%d_held=%ld",
-	       MID_ORDER, before_mid, MID_ORDER, held_mid);
+	printf(" page_kb=%ld free_kb_2m_before=%ld free_kb_2m_held=%ld free_kb_2m_after=%ld",
+	       page_size >> 10, before_high, held_high, after_high);
+	printf(" free_kb_64k_before=%ld free_kb_64k_held=%ld",
+	       before_mid, held_mid);
 	printf(" extfrag=%ld unmovable_blocks_delta=%ld", extfrag, ub1 - ub0);
+	printf(" floor_p50_us=%.1f thp_fault_alloc=%ld thp_fault_fallback=%ld thp_anon_huge_kb=%ld thp_probe_kb=%d thp_kb=%zu",
+	       floor_lat[(cycles * ncpus) / 2] / 1000.0, thp_alloc, thp_fallback,
+	       thp_huge_kb, THP_PROBE_MB << 10, pmd_size >> 10);
 	printf(" tp_allocs=%ld tp_misses=%ld tp_errors=%ld tp_alloc_us=%.1f\n",
 	       tp_allocs, tp_misses, tp_errors,
 	       tp_allocs > 0 ? tp_ns / 1000.0 / tp_allocs : -1.0);
 	fflush(stdout);
 	free(lat);
+	free(floor_lat);
 	stop_child(press);
 	stop_child(frag);
 }
@@ -809,13 +932,13 @@ static int run_then(const char *state)
 
 	sscanf(cmdline_value("then"), "%255[^ \n]", path);
 	if (!strcmp(state, "partial"))
-		frag_keep = 1UL << HIGH_ORDER;
+		frag_keep = 1UL << high_order;
 	if (strcmp(state, "fresh"))
 		frag = start_child(fragmenter);
 	hog = strcmp(state, "fresh") ? start_child(thp_hog) : 0;
 	printf("bench: then %s state=%s free kB in blocks of order>=%d %ld, >=%d %ld\n",
-	       path, state, HIGH_ORDER, free_kb_from(HIGH_ORDER, 1, "then"),
-	       MID_ORDER, free_kb_from(MID_ORDER, 0, NULL));
+	       path, state, high_order, free_kb_from(high_order, 1, "then"),
+	       mid_order, free_kb_from(mid_order, 0, NULL));
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -844,6 +967,9 @@ int main(void)
 	DIR *dir;
 
 	page_size = sysconf(_SC_PAGESIZE);
+	high_order = __builtin_ctzl((2UL << 20) / page_size);
+	mid_order = page_size < 65536 ? __builtin_ctzl(65536 / page_size) : 0;
+	pmd_size = (size_t)page_size / sizeof(long) * page_size;
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpus > MAX_CPUS)
 		ncpus = MAX_CPUS;

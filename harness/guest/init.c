@@ -101,8 +101,9 @@ static void run(const char *dir, const char *name, long deadline)
 		}
 		usleep(100000);
 	}
-	printf("guest: %s exit %d\n", name,
-	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	printf("guest: %s exit %d (%ld s)\n", name,
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+	       (long)(time(NULL) - start));
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		failed++;
 }
@@ -137,8 +138,10 @@ static long aux_test_setups(void)
 /* The fuzzer, aimed at the AUX paths, for @secs seconds. */
 static void trinity(long secs)
 {
+	const char *seed_env = getenv("TRINITY_SEED");
+	char seed[32];
 	char *argv[] = {
-		TRINITY, "--dangerous", "-q", "-l", "off", "-C", "4",
+		TRINITY, "--dangerous", "-q", "-l", "off", "-C", "4", "-s", seed,
 		"--disable-fds=sockets,pipes,epoll,eventfd,pseudo,timerfd,testfile,memfd,drm",
 		"-c", "perf_event_open", "-c", "mmap", "-c", "munmap",
 		"-c", "mremap", "-c", "madvise", "-c", "ioctl", NULL,
@@ -148,7 +151,11 @@ static void trinity(long secs)
 	int status = 0, stopping = 0;
 	pid_t pid;
 
-	printf("guest: running trinity for %ld s\n", secs);
+	/* A seed of its own per run, printed so that a run can be replayed. */
+	snprintf(seed, sizeof(seed), "%lu", seed_env ? strtoul(seed_env, NULL, 0) :
+		 (unsigned long)time(NULL));
+	printf("guest: running trinity for %ld s, seed %s (TRINITY_SEED)\n",
+	       secs, seed);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
