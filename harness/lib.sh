@@ -250,6 +250,25 @@ guest_cc() {
 	esac
 }
 
+# Debian's arm64 trinity (for arm64 debug guests; it needs only libc,
+# which the cross toolchain's libc6-arm64-cross has): fetched once with
+# apt-get download, which needs arm64 among dpkg's architectures, and
+# unpacked under build/. Prints the binary's path.
+trinity_arm64() {
+	local d=$BUILD/trinity-arm64
+	if [ ! -x "$d/usr/bin/trinity" ]; then
+		if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+			dpkg --add-architecture arm64 && apt-get update -q >/dev/null ||
+				die "cannot add arm64 to dpkg's architectures"
+		fi
+		rm -rf "$d" && mkdir -p "$d"
+		(cd "$d" && apt-get download -q trinity:arm64 >/dev/null 2>&1 &&
+			dpkg-deb -x trinity_*_arm64.deb .) ||
+			die "cannot fetch Debian's trinity:arm64"
+	fi
+	printf '%s\n' "$d/usr/bin/trinity"
+}
+
 # guest_root ARCH TREE ROOT: bring the kernel of TREE for ARCH (built by
 # kunit.py) and its modules up to date, then start the guest's root
 # directory ROOT: /init (guest/init.c), the test AUX PMU module and an
@@ -263,16 +282,25 @@ guest_root() {
 	rm -rf "$root" && mkdir -p "$root/tests" "$root/proc" "$root/sys" "$root/dev"
 	cp "$out/kernel/events/aux_test_pmu.ko" "$root/"
 	"$(guest_cc "$arch")" -static -O2 -Wall -o "$root/init" "$TOP/harness/guest/init.c"
-	# The trinity fuzzer (harness/debug), with its loader and libraries
-	if [ "${TRINITY_SECS:-0}" != 0 ] && [ "$arch" = x86_64 ]; then
+	# The trinity fuzzer (harness/debug), with its loader and libraries:
+	# on x86_64 the host's binary, on arm64 Debian's arm64 one.
+	if [ "${TRINITY_SECS:-0}" != 0 ]; then
 		local bin lib
-		bin=$(command -v trinity) || die "no trinity: apt-get install trinity"
 		mkdir -p "$root/trinity"
-		cp "$bin" "$root/trinity/"
-		for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
-			mkdir -p "$root$(dirname "$lib")"
-			cp -L "$lib" "$root$lib"
-		done
+		case "$arch" in
+		x86_64)
+			bin=$(command -v trinity) || die "no trinity: apt-get install trinity"
+			cp "$bin" "$root/trinity/"
+			for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+				mkdir -p "$root$(dirname "$lib")"
+				cp -L "$lib" "$root$lib"
+			done ;;
+		arm64)
+			cp "$(trinity_arm64)" "$root/trinity/"
+			mkdir -p "$root/lib"
+			cp -L /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 \
+				/usr/aarch64-linux-gnu/lib/libc.so.6 "$root/lib/" ;;
+		esac
 	fi
 }
 

@@ -859,12 +859,20 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 		}
 		if (c == 0) {
 			/* While the first set of buffers is held */
-			nr = aux_mappings(ranges, MAX_CPUS);
-			if (nr)
-				entries = translations(ranges, nr, &unmapped);
 			held_high = free_kb_from(high_order, 1, "held");
 			held_mid = free_kb_from(mid_order, 0, NULL);
 			thp_probe(&thp_alloc, &thp_fallback, &thp_huge_kb);
+		}
+		if (c == cycles - 1) {
+			/*
+			 * While the last set is held: reading arm64's page
+			 * table dump can let the fragmenter's blocks merge
+			 * (seen on "partial" memory), which would change what
+			 * later cycles find.
+			 */
+			nr = aux_mappings(ranges, MAX_CPUS);
+			if (nr)
+				entries = translations(ranges, nr, &unmapped);
 		}
 		for (cpu = 0; cpu < ncpus; cpu++) {
 			if (cb[cpu].aux != MAP_FAILED)
