@@ -144,23 +144,70 @@ static const char *state_param(void)
 	return state;
 }
 
-static void read_vmstat(long long *v)
+/*
+ * Sums, per key, the /proc/vmstat counters named @keys[0..@n) into @v
+ * ("allocstall" sums every allocstall_* zone counter); returns how many
+ * lines matched.
+ */
+static int vmstat_scan(const char * const *keys, size_t n, long long *v)
 {
 	char key[64];
 	long long val;
 	FILE *f = fopen("/proc/vmstat", "r");
+	int found = 0;
 	size_t i;
 
 	if (!f)
 		die("opening /proc/vmstat");
-	memset(v, 0, NR_VM * sizeof(*v));
+	memset(v, 0, n * sizeof(*v));
 	while (fscanf(f, "%63s %lld", key, &val) == 2)
-		for (i = 0; i < NR_VM; i++)
-			if (!strcmp(key, vm_keys[i]) ||
-			    (!strcmp(vm_keys[i], "allocstall") &&
-			     !strncmp(key, "allocstall_", 11)))
+		for (i = 0; i < n; i++)
+			if (!strcmp(key, keys[i]) ||
+			    (!strcmp(keys[i], "allocstall") &&
+			     !strncmp(key, "allocstall_", 11))) {
 				v[i] += val;
+				found++;
+			}
 	fclose(f);
+	return found;
+}
+
+static void read_vmstat(long long *v)
+{
+	vmstat_scan(vm_keys, NR_VM, v);
+}
+
+/* One /proc/vmstat counter, -1 if this kernel has none of that name. */
+static long long vmstat_value(const char *name)
+{
+	long long v;
+
+	return vmstat_scan(&name, 1, &v) ? v : -1;
+}
+
+/*
+ * THP for MADV_HUGEPAGE regions only, and without compaction: a fault
+ * gets a huge page only if a free 2 MiB block is there.  Non-zero if this
+ * kernel has no THP.
+ */
+static int thp_free_blocks_only(void)
+{
+	return write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise") ||
+	       write_file("/sys/kernel/mm/transparent_hugepage/defrag", "never");
+}
+
+/* @len bytes of MADV_HUGEPAGE anonymous memory aligned to a THP, or NULL. */
+static char *thp_region(size_t len)
+{
+	char *m = mmap(NULL, len + pmd_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+
+	if (m == MAP_FAILED)
+		return NULL;
+	a = (char *)(((unsigned long)m + pmd_size - 1) & ~(pmd_size - 1));
+	madvise(a, len, MADV_HUGEPAGE);
+	return a;
 }
 
 /* Free memory in blocks of order >= min_order, in KiB, from buddyinfo. */
@@ -405,20 +452,14 @@ static void pressure(int ready_fd)
  */
 static void thp_hog(int ready_fd)
 {
-	const size_t huge = pmd_size;
 	int i;
 
-	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
-	write_file("/sys/kernel/mm/transparent_hugepage/defrag", "never");
+	thp_free_blocks_only();
 	for (i = 0; i < 512 && free_kb_from(high_order, 0, NULL) > 0; i++) {
-		char *m = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		char *a;
+		char *a = thp_region(pmd_size);
 
-		if (m == MAP_FAILED)
+		if (!a)
 			break;
-		a = (char *)(((unsigned long)m + huge - 1) & ~(huge - 1));
-		madvise(a, huge, MADV_HUGEPAGE);
 		a[0] = 1;	/* one fault: a huge page if a block is free */
 	}
 	if (write(ready_fd, "r", 1) != 1)
@@ -530,6 +571,23 @@ static int arm64_level(const char *s)
 }
 
 /*
+ * What one arm64 contiguous-PTE run maps: CONT_PTE_SHIFT of
+ * arch/arm64/include/asm/pgtable-hwdef.h, 16 PTEs with 4 KiB pages, 128
+ * with 16 KiB, 32 with 64 KiB (64 KiB, 2 MiB, 2 MiB).
+ */
+static unsigned long cont_pte_size(void)
+{
+	switch (page_size) {
+	case 16384:
+		return 128 * page_size;
+	case 65536:
+		return 32 * page_size;
+	default:
+		return 16 * page_size;
+	}
+}
+
+/*
  * Translations that cover the ranges, from the kernel's page-table dump:
  * a PTE maps a page, a contiguous-PTE run (arm64 "CON") 64 KiB, a PMD
  * block 2 MiB, a PUD block 1 GiB; each counts as one entry (what the
@@ -583,11 +641,8 @@ static long translations(const struct range *r, int n, long *unmapped)
 		}
 		for (k = 0; lvl[k]; k++)
 			lvl[k] = tolower((unsigned char)lvl[k]);
-		/* arm64 contiguous PTEs: 16, 128 or 32 of 4, 16 or 64 KiB */
 		if (!strcmp(lvl, "pte"))
-			unit = !cont ? page_size : page_size == 16384 ?
-			       128 * page_size : page_size == 65536 ?
-			       32 * page_size : 16 * page_size;
+			unit = cont ? cont_pte_size() : (unsigned long)page_size;
 		else if (!strcmp(lvl, "pmd"))
 			unit = pmd_size;
 		else if (!strcmp(lvl, "pud"))
@@ -678,21 +733,6 @@ static void aux_trace_stop(const char *pmu, long *allocs, long *misses,
 	fclose(f);
 }
 
-static long long vmstat_value(const char *name)
-{
-	char key[64];
-	long long val, v = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	if (!f)
-		die("opening /proc/vmstat");
-	while (fscanf(f, "%63s %lld", key, &val) == 2)
-		if (!strcmp(key, name))
-			v = val;
-	fclose(f);
-	return v;
-}
-
 /*
  * The THP cost probe: a child faults in THP_PROBE_MB of MADV_HUGEPAGE
  * anonymous memory (THP enabled=madvise, defrag=never: no compaction, only
@@ -701,33 +741,27 @@ static long long vmstat_value(const char *name)
  */
 static void thp_probe(long *alloc, long *fallback, long *anon_huge_kb)
 {
-	const size_t huge = pmd_size, len = (size_t)THP_PROBE_MB << 20;
+	const size_t len = (size_t)THP_PROBE_MB << 20;
 	long long a0 = vmstat_value("thp_fault_alloc");
 	long long f0 = vmstat_value("thp_fault_fallback");
 	int p[2];
 	pid_t pid;
 
 	*alloc = *fallback = *anon_huge_kb = -1;
-	if (a0 < 0 || f0 < 0 ||
-	    write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise") ||
-	    write_file("/sys/kernel/mm/transparent_hugepage/defrag", "never") ||
-	    pipe(p))
+	if (a0 < 0 || f0 < 0 || thp_free_blocks_only() || pipe(p))
 		return;		/* no THP in this kernel */
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		char *m = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		long kb = -1;
 		char *a;
+		long kb = -1;
 		size_t o;
 
 		write_file("/proc/self/oom_score_adj", "0");
-		if (m != MAP_FAILED) {
-			a = (char *)(((unsigned long)m + huge - 1) & ~(huge - 1));
-			madvise(a, len, MADV_HUGEPAGE);
+		a = thp_region(len);
+		if (a) {
 			for (o = 0; o < len; o += page_size)
 				a[o] = 1;
 			kb = meminfo_kb_of("/proc/self/smaps_rollup", "AnonHugePages");
