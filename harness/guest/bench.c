@@ -1037,8 +1037,19 @@ int main(void)
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &usr1, NULL);
-	/* Keep the fragmented state as the fragmenter leaves it. */
+	/*
+	 * Keep the fragmented state as the fragmenter leaves it, so that the
+	 * compaction a run counts is its policy's own: no proactive
+	 * compaction; no watermark boost, whose kswapd run after an
+	 * allocation falls back to another pageblock type wakes kcompactd
+	 * for pageblock-sized blocks (seen on arm64: the "partial" state
+	 * merged back into free 4 MiB blocks during a run; the extfrag
+	 * column still counts those fallbacks); and no direct compaction by
+	 * khugepaged in the THP probe's region (it counted as stalls).
+	 */
 	write_file("/proc/sys/vm/compaction_proactiveness", "0");
+	write_file("/proc/sys/vm/watermark_boost_factor", "0");
+	write_file("/sys/kernel/mm/transparent_hugepage/khugepaged/defrag", "0");
 	/* Real addresses in /proc/vmallocinfo (%pK) for root */
 	write_file("/proc/sys/kernel/kptr_restrict", "1");
 	/* Room for every extfrag event of a run (stats count overruns too) */
