@@ -26,7 +26,7 @@ mainline)
 		[ -f "$BASE_TARBALL" ] || BASE_TARBALL=
 	fi
 	PATCHES=$TOP/patches
-	SUBJECT_PREFIX="PATCH v2"
+	SUBJECT_PREFIX="PATCH v3"
 	BASE_SUFFIX=
 	;;
 6.12)
@@ -34,7 +34,7 @@ mainline)
 	BASE_TOPDIR=$BASE_PKG
 	BASE_TARBALL=/usr/src/$BASE_PKG.tar.xz
 	PATCHES=$TOP/patches/6.12
-	SUBJECT_PREFIX="PATCH 6.12.y v2"
+	SUBJECT_PREFIX="PATCH 6.12.y v3"
 	BASE_SUFFIX=-6.12
 	;;
 *)
@@ -202,11 +202,15 @@ config_lines() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$@"
 }
 
-# make arguments for building for ARCH
+# make arguments for building for ARCH (i386 and arm-nommu only for
+# harness/build-check: an architecture without huge vmalloc() mappings,
+# and one without an MMU, where perf builds too)
 arch_make_args() {
 	case "$1" in
 	x86_64) echo ARCH=x86_64 ;;
 	arm64) echo ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ;;
+	i386) echo ARCH=i386 ;;
+	arm-nommu) echo ARCH=arm CROSS_COMPILE=arm-linux-gnueabi- ;;
 	*) die "unknown arch $1" ;;
 	esac
 }
