@@ -117,19 +117,19 @@ series_files() {
 	done < "$PATCHES/series"
 }
 
-# Stable patch-ids of the series files, in order
+# Patch-ids of the series files, in order (whitespace counts)
 series_patch_ids() {
 	local f
 	series_files | while read -r f; do
-		git patch-id --stable < "$f" | awk '{print $1}'
+		git patch-id --verbatim < "$f" | awk '{print $1}'
 	done
 }
 
-# Stable patch-ids of the commits base..HEAD of a tree, in order
+# Patch-ids of the commits base..HEAD of a tree, in order (whitespace counts)
 tree_patch_ids() {
 	local tree=$1 base=$2 c
 	git -C "$tree" rev-list --reverse "$base..HEAD" | while read -r c; do
-		git -C "$tree" show --format= "$c" | git patch-id --stable | awk '{print $1}'
+		git -C "$tree" show --format= "$c" | git patch-id --verbatim | awk '{print $1}'
 	done
 }
 
@@ -240,7 +240,13 @@ kunit_args() {
 		$(variant_configs))
 	case "$arch" in
 	x86_64) ;;
-	arm64) printf '%s\n' --cross_compile=aarch64-linux-gnu- ;;
+	arm64)
+		printf '%s\n' --cross_compile=aarch64-linux-gnu-
+		# CoreSight's suite (the perf sink checks of cs_etm), where
+		# the tree has its .kunitconfig
+		[ ! -f "$tree/drivers/hwtracing/coresight/.kunitconfig" ] ||
+			printf '%s\n' --kunitconfig=drivers/hwtracing/coresight/.kunitconfig
+		;;
 	*) die "unknown arch $arch" ;;
 	esac
 }
