@@ -246,6 +246,12 @@ kunit_args() {
 		# the tree has its .kunitconfig
 		[ ! -f "$tree/drivers/hwtracing/coresight/.kunitconfig" ] ||
 			printf '%s\n' --kunitconfig=drivers/hwtracing/coresight/.kunitconfig
+		# A pageblock smaller than a PMD block (with HUGETLB_PAGE they
+		# are the same size unless this limit says otherwise), so that
+		# an AUX order taken from pageblock_order fails (mainline; 6.12
+		# has no such option)
+		! grep -q '^config PAGE_BLOCK_MAX_ORDER' "$tree/mm/Kconfig" ||
+			printf '%s\n' --kconfig_add=CONFIG_PAGE_BLOCK_MAX_ORDER=7
 		;;
 	*) die "unknown arch $arch" ;;
 	esac
@@ -265,18 +271,63 @@ guest_cc() {
 # apt-get download, which needs arm64 among dpkg's architectures, and
 # unpacked under build/. Prints the binary's path.
 trinity_arm64() {
-	local d=$BUILD/trinity-arm64
-	if [ ! -x "$d/usr/bin/trinity" ]; then
+	printf '%s\n' "$(debian_arm64 trinity)/usr/bin/trinity"
+}
+
+# debian_arm64 PKG: Debian's arm64 package PKG, fetched once with
+# apt-get download (which needs arm64 among dpkg's architectures) and
+# unpacked under build/; prints where.
+debian_arm64() {
+	local pkg=$1 d=$BUILD/debian-arm64/$1
+	if [ ! -e "$d/.done" ]; then
 		if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 			dpkg --add-architecture arm64 && apt-get update -q >/dev/null ||
 				die "cannot add arm64 to dpkg's architectures"
 		fi
 		rm -rf "$d" && mkdir -p "$d"
-		(cd "$d" && apt-get download -q trinity:arm64 >/dev/null 2>&1 &&
-			dpkg-deb -x trinity_*_arm64.deb .) ||
-			die "cannot fetch Debian's trinity:arm64"
+		(cd "$d" && apt-get download -q "$pkg:arm64" >/dev/null 2>&1 &&
+			dpkg-deb -x "${pkg}"_*_arm64.deb . && touch .done) ||
+			die "cannot fetch Debian's $pkg:arm64"
 	fi
-	printf '%s\n' "$d/usr/bin/trinity"
+	printf '%s\n' "$d"
+}
+
+# runner_root ARCH TREE ROOT: what the kselftest runner needs in the
+# guest's initramfs ROOT: the perf_events selftests installed as
+# run_kselftest.sh expects them (/kselftest), a shell and its tools
+# (Debian's static busybox), GNU timeout (which the runner needs for
+# its --foreground), and the kernel's modules for modprobe.
+runner_root() {
+	local arch=$1 tree=$2 root=$3 out mk bb a lib
+	out=$(kunit_out "$arch" "$tree")
+	read -r -a mk <<< "$(arch_make_args "$arch")"
+	make -C "$tree/tools/testing/selftests" -s "${mk[@]}" TARGETS=perf_events \
+		KHDR_INCLUDES="-isystem $out/usr/include" LDFLAGS=-static \
+		O="$root.kselftest-build" INSTALL_PATH="$root/kselftest" install >/dev/null
+	make -C "$tree" O="$out" "${mk[@]}" -s INSTALL_MOD_PATH="$root" \
+		INSTALL_MOD_STRIP=1 modules_install >/dev/null
+	mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/tmp"
+	case "$arch" in
+	x86_64)
+		bb=/bin/busybox
+		cp /usr/bin/timeout "$root/usr/bin/"
+		for lib in $(ldd /usr/bin/timeout | grep -o '/[^ ]*'); do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done ;;
+	arm64)
+		bb=$(debian_arm64 busybox-static)/bin/busybox
+		cp "$(debian_arm64 coreutils)/usr/bin/timeout" "$root/usr/bin/"
+		mkdir -p "$root/lib"
+		cp -L /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 \
+			/usr/aarch64-linux-gnu/lib/libc.so.6 "$root/lib/" ;;
+	esac
+	cp "$bb" "$root/bin/busybox"
+	# every applet the host's busybox (the same Debian version) has,
+	# where a system has it, but not over GNU timeout
+	for a in $(busybox --list-full); do
+		[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+	done
 }
 
 # guest_root ARCH TREE ROOT: bring the kernel of TREE for ARCH (built by

@@ -5,7 +5,12 @@ Each mutant replaces one exact piece of text in one file of the final
 tree. A mutant that would hang the kernel (a loop that never ends) is not
 listed: the suites would only time out.
 
-  mutants.py list                  NAME ARCH KARGS (one per line)
+Each is checked by the KUnit suites ('kunit'), or, where KUnit cannot see
+it (sysfs, what user space reads), by the guest's aux_mmap selftests
+('guest:ARGS', ARGS the comma-separated kselftest harness filters, such
+as -faux_sysfs). QUICK marks the subset the test command runs.
+
+  mutants.py list [--quick]        NAME ARCH KARGS SUITE (one per line)
   mutants.py apply NAME TREE       edit TREE's file (fails if the text moved)
   mutants.py file NAME             the file the mutant edits
 """
@@ -14,8 +19,14 @@ import sys
 RB = 'kernel/events/ring_buffer.c'
 CORE = 'kernel/events/core.c'
 CS = 'drivers/hwtracing/coresight/coresight-core.c'
+TP = 'include/trace/events/perf.h'
+QUICK = (
+    'opp-no-zero', 'order0-opportunistic', 'nosg-no-direct-reclaim',
+    'pt-as-vmap', 'vmap-no-pmd-cap', 'everyone-privileged', 'tp-no-misses',
+    'sysfs-bad-value-ok', 'all-no-zero-guest',
+)
 
-# name, file, old text, new text, arch, extra kernel arguments
+# name, file, old text, new text, arch, extra kernel arguments[, suite]
 MUTANTS = [
     # GFP bits of the opportunistic high-order attempt
     ('opp-no-zero', RB,
@@ -64,13 +75,16 @@ MUTANTS = [
      '\tbool vmap = event->pmu->capabilities & PERF_PMU_CAP_AUX_VMAP;\n',
      '\tbool vmap = false;\n',
      'x86_64', ''),
-    # Not listed, equivalent for the chunks: the cap of a vmap() PMU's
-    # max_order at the PMD order (the tiers of rb_aux_next_order() never
-    # pick more); only the tracepoint's max_order shows it (issue 25, K6).
     ('pmd-order-ignores-nohugevmalloc', RB,
      '\tif (vmap_huge_shift(PMD_SIZE, PAGE_KERNEL) == PMD_SHIFT &&\n\t    PMD_SHIFT - PAGE_SHIFT <= MAX_PAGE_ORDER)\n',
      '\tif (PMD_SHIFT - PAGE_SHIFT <= MAX_PAGE_ORDER)\n',
      'x86_64', 'nohugevmalloc'),
+    # A PMD order taken from pageblock_order: the same on x86_64, not on
+    # the arm64 KUnit kernel (CONFIG_PAGE_BLOCK_MAX_ORDER=7, harness/lib.sh)
+    ('pmd-as-pageblock', RB,
+     '\t    PMD_SHIFT - PAGE_SHIFT <= MAX_PAGE_ORDER)\n\t\treturn PMD_SHIFT - PAGE_SHIFT;\n',
+     '\t    PMD_SHIFT - PAGE_SHIFT <= MAX_PAGE_ORDER)\n\t\treturn pageblock_order;\n',
+     'arm64', ''),
     ('pt-walk-skips-one', RB,
      '\t\tfor (order = limit; order > 0; order--) {\n',
      '\t\tfor (order = limit - (limit > 1); order > 0; order--) {\n',
@@ -88,14 +102,97 @@ MUTANTS = [
      '\t\t\tns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||\n',
      '\t\t\ttrue ||\n',
      'x86_64', ''),
+    # sysfs, what user space reads: the guest's selftests
     ('sysfs-bad-value-ok', CORE,
      '\tif (policy < 0)\n\t\treturn -EINVAL;\n\n\tWRITE_ONCE(pmu->aux_alloc, policy);\n',
      '\tif (policy < 0)\n\t\treturn count;\n\n\tWRITE_ONCE(pmu->aux_alloc, policy);\n',
+     'x86_64', '', 'guest:-faux_sysfs'),
+    ('sysfs-store-no-cap', CORE,
+     '\t/* It bounds what unprivileged events get: CAP_PERFMON sets it. */\n\tif (!perfmon_capable())\n\t\treturn -EPERM;\n',
+     '',
+     'x86_64', '', 'guest:-taux_alloc_sysfs_hostile'),
+    ('all-no-zero-guest', RB,
+     '#define PERF_AUX_GFP\t(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN | __GFP_NORETRY)',
+     '#define PERF_AUX_GFP\t(GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY)',
+     'x86_64', '', 'guest:-taux_fresh_zero'),
+    ('tp-entry-nr-chunks', TP,
+     '\t\t\t   __entry->nr_chunks = st->nr_chunks;\n',
+     '\t\t\t   __entry->nr_chunks = st->nr_pages;\n',
+     'x86_64', '', 'guest:-faux_trace'),
+    # Not listed: the page-pointer array's mask (perf_aux_alloc_array()):
+    # no test sees the mask kmalloc() is given, only what it returns.
+    # more GFP bits: order 0, NO_SG's walk, warnings
+    ('order0-no-kswapd', RB,
+     '\t\t\tpage = rb_aux_alloc_pages(node, PERF_AUX_GFP, order);\n',
+     '\t\t\tpage = rb_aux_alloc_pages(node, order ? PERF_AUX_GFP :\n\t\t\t\t\t\t  PERF_AUX_GFP & ~__GFP_KSWAPD_RECLAIM, order);\n',
      'x86_64', ''),
-    # the page-pointer array
-    ('array-reclaims', RB,
-     '\tarray = kmalloc_node(size, PERF_AUX_GFP_OPPORTUNISTIC | __GFP_ZERO, node);\n',
-     '\tarray = kmalloc_node(size, PERF_AUX_GFP, node);\n',
+    ('order0-no-direct-reclaim', RB,
+     '\t\t\tpage = rb_aux_alloc_pages(node, PERF_AUX_GFP, order);\n',
+     '\t\t\tpage = rb_aux_alloc_pages(node, order ? PERF_AUX_GFP :\n\t\t\t\t\t\t  PERF_AUX_GFP & ~__GFP_DIRECT_RECLAIM, order);\n',
+     'x86_64', ''),
+    ('nosg-no-direct-reclaim', RB,
+     '\t\t\tpage = rb_aux_alloc_pages(node, PERF_AUX_GFP, order);\n',
+     '\t\t\tpage = rb_aux_alloc_pages(node, order ? PERF_AUX_GFP & ~__GFP_DIRECT_RECLAIM :\n\t\t\t\t\t\t  PERF_AUX_GFP, order);\n',
+     'x86_64', ''),
+    ('nosg-nomemalloc', RB,
+     '\t\t\tpage = rb_aux_alloc_pages(node, PERF_AUX_GFP, order);\n',
+     '\t\t\tpage = rb_aux_alloc_pages(node, order ? PERF_AUX_GFP | __GFP_NOMEMALLOC :\n\t\t\t\t\t\t  PERF_AUX_GFP, order);\n',
+     'x86_64', ''),
+    ('opp-warn', RB,
+     '((PERF_AUX_GFP | __GFP_NOMEMALLOC) & ~__GFP_RECLAIM)',
+     '((PERF_AUX_GFP | __GFP_NOMEMALLOC) & ~(__GFP_RECLAIM | __GFP_NOWARN))',
+     'x86_64', ''),
+    # what a miss changes
+    ('miss-skips-smaller', RB,
+     '\t\t\tmissed |= BIT(order);\n',
+     '\t\t\tmissed |= GENMASK(order, 1);\n',
+     'x86_64', ''),
+    ('vmap-cont-before-pmd', RB,
+     '\torder = rb_aux_pmd_order();\n\tif (order > 0 && order <= limit && !(missed & BIT(order)))\n\t\treturn order;\n\n\torder = rb_aux_cont_order();\n',
+     '\torder = rb_aux_cont_order();\n\tif (order > 0 && order <= limit && !(missed & BIT(order)))\n\t\treturn order;\n\n\torder = rb_aux_pmd_order();\n',
+     'arm64', ''),
+    ('vmap-no-pmd-cap', RB,
+     '\t\tmax_order = min(max_order, rb_aux_pmd_order());\n',
+     '\t\tmax_order = max_order;\n',
+     'x86_64', ''),
+    # unwinding
+    ('unwind-keeps-first-page', RB,
+     '\t\trb_free_aux_page(rb, pg);\n',
+     '\t\tif (pg)\n\t\t\trb_free_aux_page(rb, pg);\n',
+     'x86_64', ''),
+    ('nosg-too-large-no-unwind', RB,
+     '\t\tif (page_private(page) != max_order)\n\t\t\tgoto out;\n',
+     '\t\tif (page_private(page) != max_order)\n\t\t\treturn -ENOMEM;\n',
+     'x86_64', ''),
+    # the tracepoint's fields
+    ('tp-no-misses', RB,
+     '\t\t\tmissed |= BIT(order);\n\t\t\tst->misses++;\n',
+     '\t\t\tmissed |= BIT(order);\n',
+     'x86_64', ''),
+    ('tp-top-order-last', RB,
+     '\t\tst->top_order = max(st->top_order, got);\n',
+     '\t\tst->top_order = got;\n',
+     'x86_64', ''),
+    ('tp-array-got-pages', RB,
+     '\tif (get_order((unsigned long)nr_pages * sizeof(void *)) > MAX_PAGE_ORDER) {\n\t\tst->got_pages = -1;\n',
+     '\tif (get_order((unsigned long)nr_pages * sizeof(void *)) > MAX_PAGE_ORDER) {\n',
+     'x86_64', ''),
+    # the administrator's bound
+    ('nobody-privileged', CORE,
+     '\t\t\tns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||\n\t\t\tns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);\n',
+     '\t\t\tfalse;\n',
+     'x86_64', ''),
+    ('inherit-asks-again', CORE,
+     '\telse if (event->parent)\n',
+     '\telse if (0)\n',
+     'x86_64', ''),
+    ('bound-binds-privileged', RB,
+     '\t    (policy > pmu_policy && !event->aux_alloc_privileged))\n',
+     '\t    (policy > pmu_policy))\n',
+     'x86_64', ''),
+    ('bound-ignored', RB,
+     '\t    (policy > pmu_policy && !event->aux_alloc_privileged))\n',
+     '\t    (policy > pmu_policy && false))\n',
      'x86_64', ''),
     # cs_etm's sink answer
     ('cs-percpu-sink-only', CS,
@@ -118,8 +215,10 @@ def find(name):
 
 def main():
     if sys.argv[1] == 'list':
+        quick = sys.argv[2:] == ['--quick']
         for m in MUTANTS:
-            print(m[0], m[4], m[5] or '-')
+            if not quick or m[0] in QUICK:
+                print(m[0], m[4], m[5] or '-', m[6] if len(m) > 6 else 'kunit')
     elif sys.argv[1] == 'file':
         print(find(sys.argv[2])[1])
     elif sys.argv[1] == 'apply':

@@ -3,7 +3,10 @@
  * /init of the selftest guest: mount what the tests need, load the test
  * AUX PMU module, run every test program under /tests with a deadline,
  * unload the module, check that it left nothing behind, reboot (which
- * ends QEMU, started with -no-reboot).
+ * ends QEMU, started with -no-reboot). With the kselftest runner
+ * installed (/kselftest/run_kselftest.sh), it runs the perf_events
+ * collection through the runner instead, which loads and unloads the
+ * module itself (aux_mmap.sh), then /kill-check.sh if there is one.
  *
  * On a debug kernel (harness/configs/debug.config) it also asks kmemleak
  * for the objects leaked while the tests ran, and page_owner (booted with
@@ -12,7 +15,9 @@
  *
  * Kernel command-line parameters the kernel does not know (NAME=value)
  * reach the tests as environment variables, e.g. AUX_STRESS_CYCLES;
- * TEST_DEADLINE (seconds, default 600) bounds each program.
+ * TEST_DEADLINE (seconds, default 600) bounds each program, and
+ * TEST_ARGS, comma-separated, are every program's arguments (such as
+ * "-faux_sysfs", a kselftest harness filter).
  *
  * With /trinity/trinity in the initramfs and TRINITY_SECS set, it then
  * runs the trinity fuzzer (as root, on perf_event_open, mmap, munmap,
@@ -47,6 +52,9 @@
 #include <unistd.h>
 
 #define MODULE_PATH	"/aux_test_pmu.ko"
+#define RUNNER_DIR	"/kselftest"
+#define RUNNER		RUNNER_DIR "/run_kselftest.sh"
+#define KILL_CHECK	"/kill-check.sh"
 #define MODULE_NAME	"aux_test_pmu"
 #define TEST_DIR	"/tests"
 #define DEADLINE_S	600
@@ -71,41 +79,122 @@ static int exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-static void run(const char *dir, const char *name, long deadline)
+/* Run @argv in @dir as @name, killed after @deadline seconds. */
+static void run_argv(const char *name, const char *dir, char *const argv[],
+		     long deadline)
 {
-	char path[512];
 	time_t start = time(NULL);
 	int status = 0;
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	printf("guest: running %s\n", name);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		char *argv[] = { path, NULL };
-
 		/* A group of its own, so that a timeout kills its children too. */
 		setpgid(0, 0);
-		setenv("PATH", "/tests", 1);
 		if (chdir(dir) == 0)
-			execve(path, argv, environ);
+			execve(argv[0], argv, environ);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, WNOHANG) == 0) {
 		if (time(NULL) - start > deadline) {
+			/* SIGTERM first, so that aux_mmap.sh cleans up */
+			printf("guest: %s timed out\n", name);
+			kill(-pid, SIGTERM);
+			sleep(10);
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			printf("guest: %s timed out\n", name);
 			break;
 		}
 		usleep(100000);
 	}
+	/* As PID 1, reap the orphans the program left */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
 	printf("guest: %s exit %d (%ld s)\n", name,
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 	       (long)(time(NULL) - start));
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		failed++;
+}
+
+/* A test program of TEST_DIR, with TEST_ARGS (comma-separated) */
+static void run(const char *dir, const char *name, long deadline)
+{
+	char path[512], *argv[16] = { path }, *args = getenv("TEST_ARGS"), *save;
+	int n = 1;
+
+	/* strtok_r() writes into its string: not into the environment */
+	args = args ? strdup(args) : NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	for (args = args ? strtok_r(args, ",", &save) : NULL;
+	     args && n < 15; args = strtok_r(NULL, ",", &save))
+		argv[n++] = args;
+	run_argv(name, dir, argv, deadline);
+}
+
+/*
+ * The perf_events kselftests as CI runs them: the kselftest runner, with
+ * the programs in KSFT_SKIP (comma-separated) left out. The runner's own
+ * --skip is newer than 6.12's: name the others instead (-t), from its
+ * list. aux_mmap.sh loads the test PMU's module itself and must unload
+ * it again.
+ */
+static void run_kselftest(long deadline)
+{
+	char *argv[40] = { "/bin/sh", RUNNER }, *skip = getenv("KSFT_SKIP");
+	static char names[32][128];
+	char line[128], *test, *t, *save;
+	int n = 2, i = 0, skipped;
+	FILE *fp;
+
+	skip = skip ? strdup(skip) : NULL;
+	fp = fopen(RUNNER_DIR "/kselftest-list.txt", "r");
+	check(fp != NULL, "reading kselftest-list.txt");
+	while (fp && fgets(line, sizeof(line), fp) && i < 32 && n < 38) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "perf_events:", 12))
+			continue;
+		test = line + 12;
+		skipped = 0;
+		if (skip) {
+			char *list = strdup(skip);
+
+			for (t = strtok_r(list, ",", &save); t;
+			     t = strtok_r(NULL, ",", &save))
+				skipped |= !strcmp(t, test);
+			free(list);
+		}
+		if (skipped)
+			continue;
+		snprintf(names[i], sizeof(names[i]), "%s", line);
+		argv[n++] = "-t";
+		argv[n++] = names[i++];
+	}
+	if (fp)
+		fclose(fp);
+	run_argv("run_kselftest.sh", RUNNER_DIR, argv, deadline);
+	errno = 0;
+	check(!exists("/sys/module/" MODULE_NAME), MODULE_NAME " left loaded");
+}
+
+/* guest/kill-check.sh: kill aux_mmap.sh mid-test, find nothing left. */
+static void kill_check(void)
+{
+	char *argv[] = { "/bin/sh", KILL_CHECK, NULL };
+
+	run_argv("kill-check.sh", "/", argv, 120);
+}
+
+static void load_module(void)
+{
+	int fd = open(MODULE_PATH, O_RDONLY);
+
+	check(fd >= 0 && syscall(SYS_finit_module, fd, "", 0) == 0,
+	      "loading " MODULE_NAME);
+	close(fd);
 }
 
 #define TRINITY		"/trinity/trinity"
@@ -302,6 +391,11 @@ int main(void)
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	/* What udev would add: the runner writes to /dev/stdout */
+	symlink("/proc/self/fd", "/dev/fd");
+	symlink("/proc/self/fd/0", "/dev/stdin");
+	symlink("/proc/self/fd/1", "/dev/stdout");
+	symlink("/proc/self/fd/2", "/dev/stderr");
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
 	fd = open("/dev/console", O_RDWR);
@@ -311,25 +405,33 @@ int main(void)
 		dup2(fd, 2);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	if (exists(MODULE_PATH)) {
-		fd = open(MODULE_PATH, O_RDONLY);
-		check(fd >= 0 && syscall(SYS_finit_module, fd, "", 0) == 0,
-		      "loading " MODULE_NAME);
-		close(fd);
-	}
-
+	setenv("PATH", TEST_DIR ":/bin:/sbin:/usr/bin:/usr/sbin", 1);
 	kmemleak(1);
-	n = scandir(TEST_DIR, &names, NULL, cmp);
-	for (i = 0; i < n; i++) {
-		if (names[i]->d_name[0] != '.')
-			run(TEST_DIR, names[i]->d_name,
-			    deadline ? atol(deadline) : DEADLINE_S);
-		free(names[i]);
-	}
 
-	if (exists(TRINITY) && getenv("TRINITY_SECS"))
-		trinity(atol(getenv("TRINITY_SECS")));
+	if (exists(RUNNER)) {
+		/* As CI runs them; the module for trinity only, afterwards */
+		run_kselftest(deadline ? atol(deadline) : DEADLINE_S);
+		if (exists(KILL_CHECK))
+			kill_check();
+		if (exists(TRINITY) && getenv("TRINITY_SECS") && exists(MODULE_PATH)) {
+			load_module();
+			trinity(atol(getenv("TRINITY_SECS")));
+		} else {
+			unlink(MODULE_PATH);
+		}
+	} else {
+		if (exists(MODULE_PATH))
+			load_module();
+		n = scandir(TEST_DIR, &names, NULL, cmp);
+		for (i = 0; i < n; i++) {
+			if (names[i]->d_name[0] != '.')
+				run(TEST_DIR, names[i]->d_name,
+				    deadline ? atol(deadline) : DEADLINE_S);
+			free(names[i]);
+		}
+		if (exists(TRINITY) && getenv("TRINITY_SECS"))
+			trinity(atol(getenv("TRINITY_SECS")));
+	}
 
 	if (exists(MODULE_PATH)) {
 		check(syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) == 0,

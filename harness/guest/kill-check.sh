@@ -1,0 +1,73 @@
+#!/bin/sh
+# In the selftest guest (runner mode, harness/selftests KILL_CHECK=1):
+# kill aux_mmap.sh as the kselftest runner's timeout does (GNU timeout,
+# SIGTERM), in the middle of aux_fault's stress test, then check that
+# nothing is left behind: no aux_mmap process, the test PMU's module
+# unloaded, the fault-injection settings and kptr_restrict as they were.
+# Prints "guest: kill-check: ok" or "guest: kill-check: FAIL ..." and
+# exits accordingly; puts the settings back as it found them.
+
+dbg=/sys/kernel/debug
+# Every setting aux_fault writes, and a value it does not write
+knobs="fail_page_alloc/probability=0 failslab/probability=0
+	fail_page_alloc/task-filter=N failslab/task-filter=N
+	fail_page_alloc/interval=3 failslab/interval=3
+	fail_page_alloc/times=5 failslab/times=5
+	fail_page_alloc/space=0 failslab/space=0
+	fail_page_alloc/verbose=1 failslab/verbose=1
+	fail_page_alloc/ignore-gfp-wait=Y failslab/ignore-gfp-wait=Y
+	fail_page_alloc/ignore-gfp-highmem=Y fail_page_alloc/min-order=1"
+
+state() {
+	for k in $knobs; do
+		printf '%s=%s ' "${k%%=*}" "$(cat "$dbg/${k%%=*}" 2>/dev/null)"
+	done
+	printf 'kptr_restrict=%s' "$(cat /proc/sys/kernel/kptr_restrict)"
+}
+
+fail() {
+	echo "guest: kill-check: FAIL $*"
+	exit 1
+}
+
+[ -d "$dbg/fail_page_alloc" ] || fail "no fault injection in this kernel"
+saved_kptr=$(cat /proc/sys/kernel/kptr_restrict)
+saved=
+for k in $knobs; do
+	saved="$saved ${k%%=*}=$(cat "$dbg/${k%%=*}")"
+done
+restore() {
+	for k in $saved; do
+		echo "${k#*=}" > "$dbg/${k%%=*}"
+	done
+	echo "$saved_kptr" > /proc/sys/kernel/kptr_restrict
+}
+trap restore EXIT
+
+# Settings that differ from what the tests write, so that a leftover shows
+for k in $knobs; do
+	echo "${k#*=}" > "$dbg/${k%%=*}" || fail "cannot set ${k%%=*}"
+done
+echo 2 > /proc/sys/kernel/kptr_restrict
+before=$(state)
+
+# aux_fault's stress tests, given cycles enough to run for their 30 s
+# each: kill 10 s in
+AUX_STRESS_CYCLES=100000000 /usr/bin/timeout -s TERM 10 \
+	/kselftest/perf_events/aux_mmap.sh -faux_fault
+rc=$?
+[ "$rc" -eq 124 ] || fail "aux_mmap.sh was not killed by the timeout (exit $rc)"
+sleep 1
+after=$(state)
+
+# (killed orphans stay zombies until /init reaps them)
+for s in /proc/[0-9]*/stat; do
+	stat=$(cat "$s" 2>/dev/null) || continue
+	case "$stat" in
+	*"(aux_mmap) Z "*) ;;
+	*"(aux_mmap) "*) fail "aux_mmap still running: $stat" ;;
+	esac
+done
+[ ! -d /sys/module/aux_test_pmu ] || fail "aux_test_pmu left loaded"
+[ "$before" = "$after" ] || fail "settings changed: before: $before; after: $after"
+echo "guest: kill-check: ok ($after)"
