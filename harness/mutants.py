@@ -6,7 +6,7 @@ tree. A mutant that would hang the kernel (a loop that never ends) is not
 listed: the suites would only time out.
 
 Each is checked by the KUnit suites ('kunit'), or, where KUnit cannot see
-it (sysfs, what user space reads), by the guest's aux_mmap selftests
+it (sysfs, what user space reads), by the guest's AUX selftests
 ('guest:ARGS', ARGS the comma-separated kselftest harness filters, such
 as -faux_sysfs). QUICK marks the subset the test command runs.
 

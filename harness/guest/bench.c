@@ -964,37 +964,44 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /*
- * bench.then=PATH: no benchmark; put memory in the state, run PATH (a
- * test program) while it holds, and exit with its status.
+ * bench.then=PATH[,PATH...]: no benchmark; put memory in the state, run
+ * each PATH (a test program) in turn while it holds, and exit with the
+ * status of the first that fails.
  */
 static int run_then(const char *state)
 {
-	char path[256];
+	char list[1024], *path, *save;
 	pid_t frag = 0, hog, pid;
-	int status = 0;
+	int status = 0, st;
 
-	sscanf(cmdline_value("then"), "%255[^ \n]", path);
+	sscanf(cmdline_value("then"), "%1023[^ \n]", list);
 	if (!strcmp(state, "partial"))
 		frag_keep = 1UL << high_order;
 	if (strcmp(state, "fresh"))
 		frag = start_child(fragmenter);
 	hog = strcmp(state, "fresh") ? start_child(thp_hog) : 0;
 	printf("bench: then %s state=%s free kB in blocks of order>=%d %ld, >=%d %ld\n",
-	       path, state, high_order, free_kb_from(high_order, 1, "then"),
+	       list, state, high_order, free_kb_from(high_order, 1, "then"),
 	       mid_order, free_kb_from(mid_order, 0, NULL));
 	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		char *argv[] = { path, NULL };
+	for (path = strtok_r(list, ",", &save); path;
+	     path = strtok_r(NULL, ",", &save)) {
+		pid = fork();
+		if (pid == 0) {
+			char *argv[] = { path, NULL };
 
-		execv(path, argv);
-		_exit(127);
+			execv(path, argv);
+			_exit(127);
+		}
+		waitpid(pid, &st, 0);
+		st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		printf("bench: then %s exit %d\n", path, st);
+		fflush(stdout);
+		if (!status)
+			status = st;
 	}
-	waitpid(pid, &status, 0);
 	stop_child(hog);
 	stop_child(frag);
-	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	printf("bench: then %s exit %d\n", path, status);
 	return status;
 }
 

@@ -1,11 +1,15 @@
 #!/bin/sh
 # In the selftest guest (runner mode, harness/selftests KILL_CHECK=1):
-# kill aux_mmap.sh as the kselftest runner's timeout does (GNU timeout,
-# SIGTERM), in the middle of aux_fault's stress test, then check that
-# nothing is left behind: no aux_mmap process, the test PMU's module
-# unloaded, the fault-injection settings and kptr_restrict as they were.
-# Prints "guest: kill-check: ok" or "guest: kill-check: FAIL ..." and
-# exits accordingly; puts the settings back as it found them.
+# kill aux_mmap.sh in the middle of aux_fault's stress test, then check
+# that nothing is left behind: no AUX test process, the test PMU's
+# module unloaded, the fault-injection settings and kptr_restrict as
+# they were. Twice: as the kselftest runner's timeout does (GNU timeout,
+# SIGTERM to the script and to its process group, which mostly arrive
+# as one), and with SIGTERM sent back to back, so that signals also
+# arrive while the script cleans up (as the timeout's second signal does
+# when it does not coincide with the first). Prints "guest:
+# kill-check: ok" or "guest: kill-check: FAIL ..." and exits
+# accordingly; puts the settings back as it found them.
 
 dbg=/sys/kernel/debug
 # Every setting aux_fault writes, and a value it does not write
@@ -51,23 +55,43 @@ done
 echo 2 > /proc/sys/kernel/kptr_restrict
 before=$(state)
 
+# Nothing of the killed run ($1) left behind
+left_behind() {
+	sleep 1
+	after=$(state)
+	# (killed orphans stay zombies until /init reaps them)
+	for s in /proc/[0-9]*/stat; do
+		stat=$(cat "$s" 2>/dev/null) || continue
+		case "$stat" in
+		*"(aux_mmap) Z "* | *"(aux_policy) Z "* | *"(aux_fault) Z "*) ;;
+		*"(aux_mmap) "* | *"(aux_policy) "* | *"(aux_fault) "*)
+			fail "$1: a test program still running: $stat" ;;
+		esac
+	done
+	[ ! -d /sys/module/aux_test_pmu ] || fail "$1: aux_test_pmu left loaded"
+	[ "$before" = "$after" ] ||
+		fail "$1: settings changed: before: $before; after: $after"
+}
+
 # aux_fault's stress tests, given cycles enough to run for their 30 s
-# each: kill 10 s in
-AUX_STRESS_CYCLES=100000000 /usr/bin/timeout -s TERM 10 \
-	/kselftest/perf_events/aux_mmap.sh -faux_fault
+# each: killed 10 s in
+export AUX_STRESS_CYCLES=100000000
+/usr/bin/timeout -s TERM 10 /kselftest/perf_events/aux_mmap.sh -faux_fault
 rc=$?
 [ "$rc" -eq 124 ] || fail "aux_mmap.sh was not killed by the timeout (exit $rc)"
-sleep 1
-after=$(state)
+left_behind "timeout"
 
-# (killed orphans stay zombies until /init reaps them)
-for s in /proc/[0-9]*/stat; do
-	stat=$(cat "$s" 2>/dev/null) || continue
-	case "$stat" in
-	*"(aux_mmap) Z "*) ;;
-	*"(aux_mmap) "*) fail "aux_mmap still running: $stat" ;;
-	esac
+/kselftest/perf_events/aux_mmap.sh -faux_fault &
+pid=$!
+sleep 10
+# back to back until it is gone (at most 3000): the first starts the
+# cleanup, the others arrive while it runs
+n=0
+while [ $n -lt 3000 ] && kill -TERM "$pid" 2>/dev/null; do
+	n=$((n + 1))
 done
-[ ! -d /sys/module/aux_test_pmu ] || fail "aux_test_pmu left loaded"
-[ "$before" = "$after" ] || fail "settings changed: before: $before; after: $after"
-echo "guest: kill-check: ok ($after)"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 143 ] || fail "aux_mmap.sh did not end on SIGTERM (exit $rc)"
+left_behind "$n SIGTERMs"
+echo "guest: kill-check: ok ($n SIGTERMs in the second run; $after)"
