@@ -27,6 +27,9 @@ mainline)
 	fi
 	PATCHES=$TOP/patches
 	SUBJECT_PREFIX="PATCH v3"
+	# The commit of the v7.1.5 release in linux-stable: what the tarball
+	# holds, and the base-commit the cover letters name.
+	BASE_COMMIT=155b42bec9cbb6b8cdc47dd9bd09503a81fbe493
 	BASE_SUFFIX=
 	;;
 6.12)
@@ -35,6 +38,7 @@ mainline)
 	BASE_TARBALL=/usr/src/$BASE_PKG.tar.xz
 	PATCHES=$TOP/patches/6.12
 	SUBJECT_PREFIX="PATCH 6.12.y v3"
+	BASE_COMMIT=	# Debian's source package: no upstream commit names it
 	BASE_SUFFIX=-6.12
 	;;
 *)
@@ -106,15 +110,37 @@ https://cdn.kernel.org/pub/linux/kernel/v${BASE_VERSION%%.*}.x/ and run with BAS
 (in this project's environment it is ../shared/base/linux-$BASE_VERSION.tar.xz)"
 }
 
-# The patches of the series, in order, as absolute paths
+# The series of the base, in the order they apply, one per line:
+# DIRECTORY PREFIX. With a file "order", PATCHES holds one directory per
+# series, listed there in order with its subject prefix ("-": applied by
+# the harness, never posted); without one, PATCHES itself is the one
+# series (the 6.12 backport).
+series_dirs() {
+	local d prefix
+	if [ ! -f "$PATCHES/order" ]; then
+		printf '%s %s\n' "$PATCHES" "$SUBJECT_PREFIX"
+		return
+	fi
+	while read -r d prefix; do
+		case "$d" in ''|'#'*) continue ;; esac
+		[ -n "$prefix" ] || die "$PATCHES/order: no subject prefix for $d"
+		printf '%s %s\n' "$PATCHES/$d" "$prefix"
+	done < "$PATCHES/order"
+}
+
+# The patches of all series, in order, as absolute paths
 series_files() {
-	local p
-	[ -f "$PATCHES/series" ] || die "missing $PATCHES/series"
-	while read -r p; do
-		case "$p" in ''|'#'*) continue ;; esac
-		[ -f "$PATCHES/$p" ] || die "series lists missing file $p"
-		printf '%s\n' "$PATCHES/$p"
-	done < "$PATCHES/series"
+	local d p dirs
+	mapfile -t dirs < <(series_dirs | cut -d' ' -f1)
+	[ "${#dirs[@]}" -gt 0 ] || die "$PATCHES/order lists no series"
+	for d in "${dirs[@]}"; do
+		[ -f "$d/series" ] || die "missing $d/series"
+		while read -r p; do
+			case "$p" in ''|'#'*) continue ;; esac
+			[ -f "$d/$p" ] || die "$d/series lists missing file $p"
+			printf '%s\n' "$d/$p"
+		done < "$d/series"
+	done
 }
 
 # Patch-ids of the series files, in order (whitespace counts)
