@@ -259,6 +259,10 @@ kunit_args() {
 	local arch=$1 tree=$2 opt
 	printf '%s\n' --arch="$arch" --build_dir="$(kunit_out "$arch" "$tree")" \
 		--jobs="$JOBS" --kunitconfig=kernel/events/.kunitconfig
+	# mm's suite for huge vmap() mappings (series mm-vmap), where the
+	# tree has it
+	! grep -q '^config VMAP_HUGE_KUNIT_TEST' "$tree/mm/Kconfig" ||
+		printf '%s\n' --kconfig_add=CONFIG_VMAP_HUGE_KUNIT_TEST=y
 	while read -r opt; do
 		printf '%s\n' --kconfig_add="$opt"
 	done < <(config_lines "$TOP/harness/configs/guest.config" \

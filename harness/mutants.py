@@ -20,6 +20,7 @@ RB = 'kernel/events/ring_buffer.c'
 CORE = 'kernel/events/core.c'
 CS = 'drivers/hwtracing/coresight/coresight-core.c'
 TP = 'include/trace/events/perf.h'
+VM = 'mm/vmalloc.c'
 QUICK = (
     'opp-no-zero', 'order0-opportunistic', 'nosg-no-direct-reclaim',
     'pt-as-vmap', 'vmap-no-pmd-cap', 'everyone-privileged', 'tp-no-misses',
@@ -194,6 +195,27 @@ MUTANTS = [
      '\t    (policy > pmu_policy && !event->aux_alloc_privileged))\n',
      '\t    (policy > pmu_policy && false))\n',
      'x86_64', ''),
+    # vmap()'s huge mappings (series mm-vmap)
+    ('vmap-no-pmd-block', VM,
+     '\treturn vmap_try_huge_pmd(pmd, addr, end, page_to_phys(pages[0]), prot,\n\t\t\t\t max_shift);\n',
+     '\treturn 0;\n',
+     'x86_64', ''),
+    ('vmap-pmd-run-unchecked', VM,
+     '\tif (vmap_pages_contig(pages, n) != n ||\n\t    !pfn_valid(page_to_pfn(pages[0])) ||\n',
+     '\tif (vmap_pages_contig(pages, 1) != 1 ||\n\t    !pfn_valid(page_to_pfn(pages[0])) ||\n',
+     'x86_64', ''),
+    ('vmap-no-page-order', VM,
+     '\tset_vm_area_page_order(area, shift - PAGE_SHIFT);\n',
+     '',
+     'x86_64', ''),
+    ('vmap-no-cont-ptes', VM,
+     '\t\tif (max_shift > PAGE_SHIFT)\n\t\t\tsize = vmap_pages_cont_size(',
+     '\t\tif (0)\n\t\t\tsize = vmap_pages_cont_size(',
+     'arm64', ''),
+    ('vmap-cont-run-unchecked', VM,
+     '\tif (n == 1 || vmap_pages_contig(pages, n) != n ||\n',
+     '\tif (n == 1 ||\n',
+     'arm64', ''),
     # cs_etm's sink answer
     ('cs-percpu-sink-only', CS,
      '\t\t\tsink = coresight_default_sink(source);\n',
