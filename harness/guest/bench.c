@@ -4,14 +4,31 @@
  * for every AUX PMU of the test AUX PMU module (aux_test*), put memory in
  * the requested state, then run the field workload of seed 000 (on every
  * CPU, mmap a per-CPU AUX buffer, hold all of them, unmap them; repeat)
- * and print what it cost and what it got, one line per PMU:
+ * and print what it cost and what it got, one line per PMU and cell (a
+ * buffer size and mode):
  *
- *   bench: result pmu=<name> state=<state> key=value ...
+ *   bench: result pmu=<name> state=<state> size_kb=<N> mode=<mode> key=value ...
  *
- * Parameters come from the kernel command line (bench.state=fresh|
- * fragmented|pressure, bench.cycles=N, bench.size_kb=N, bench.pmu=N: run
- * only the Nth PMU in name order, so that each one gets a fresh boot;
- * "bench: start" says how many there are).
+ * Parameters come from the kernel command line:
+ *   bench.state=fresh|partial|fragmented|pressure
+ *   bench.pmu=N        run only the Nth PMU in name order, so that each one
+ *                      gets a fresh boot ("bench: start" says how many
+ *                      there are)
+ *   bench.size_kb=N    the headline cell: N KiB per CPU, writable,
+ *                      bench.cycles=N cycles (default 4096 and 10), with
+ *                      the floor and the THP probe; first in every boot
+ *   bench.sizes=A,B..  more sizes in KiB per CPU, each writable ("write":
+ *                      the default watermark, half the buffer) and in
+ *                      snapshot mode ("snapshot": mapped read-only, the
+ *                      overwrite mode of perf record --snapshot), with
+ *                      bench.size_cycles=N cycles (default 3), for the
+ *                      PMUs named in bench.grid=NAME,NAME.. only
+ *   bench.big_kb=N     in the fragmented state, one more writable cell of
+ *                      N KiB per CPU for every PMU but NO_SG's, with
+ *                      bench.big_cycles=N cycles (default: size_cycles)
+ * Cells of one boot share the memory state: the fragmenter is started
+ * once, and again after a cell that compacted or reclaimed (which would
+ * leave the next cell less fragmented memory than the state promises).
  *
  * States:
  *   fresh       as booted.
@@ -24,10 +41,12 @@
  *               it: with none, even order-0 AUX mmaps end in the OOM
  *               killer), then pins FRAG_PIPE_MB of unmovable pipe pages in
  *               the holes and the left-over. It
- *               holds all this until the PMU's run ends.
+ *               holds all this until the PMU's run ends. A second child
+ *               (thp_hog()) then takes the left-over's free blocks of 2
+ *               MiB and more as huge pages, so that none is free.
  *   partial     as fragmented, but only one page of every 2^high_order
- *               (2 MiB with 4 KiB pages) is kept: no free PMD-sized block
- *               beyond the left-over, but free blocks of every order below,
+ *               (2 MiB with 4 KiB pages) is kept: no free 2 MiB block,
+ *               but free blocks of every order below,
  *               64 KiB to 1 MiB included, as on a phone that has run for
  *               days. Contiguous-PTE chunks can pay here, PMD blocks not.
  *   pressure    fragmented, plus a child allocating and freeing 16 MiB of
@@ -75,6 +94,8 @@
 #define FRAG_PIPE_MB	64
 #define PRESSURE_MB	16
 #define THP_PROBE_MB	64	/* the THP cost probe's region */
+#define MAX_CELLS	32
+#define TOPA_ENTRIES	507	/* ToPA entries Intel PT's driver puts in a table */
 
 static long page_size;
 static int ncpus;
@@ -446,23 +467,57 @@ static void pressure(int ready_fd)
 }
 
 /*
- * For bench.then=: take, as transparent huge pages, the free 2 MiB blocks
- * the fragmenter leaves over (THP defrag "never": only blocks that are
- * free, no compaction), so that none is free while the test runs.
+ * The left-over of the fragmenter (the memory it leaves free so that the
+ * kernel keeps working) is in the largest free blocks: the fill takes the
+ * smallest first. Take every free block of 2 MiB or more as a transparent
+ * huge page of 2 MiB (with 4 KiB pages the PMD size; with 16 KiB pages a
+ * multi-size THP, hugepages-2048kB, enabled here for the hog only) or of
+ * the PMD size, with THP defrag "never": only blocks that are free, no
+ * compaction. Without this, 16 KiB page guests kept 34 to 47 MiB of free
+ * 2 MiB blocks in the "partial" state, and x86_64 20 to 28 MiB.
  * Signals ready_fd, then holds.
  */
+#define MTHP_2M	"/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled"
+
 static void thp_hog(int ready_fd)
 {
-	int i;
+	long left = free_kb_from(high_order, 0, NULL), now, taken = 0;
+	char old[64] = "", *sel, *end;
+	int i, stuck = 0;
+	FILE *f;
 
 	thp_free_blocks_only();
-	for (i = 0; i < 512 && free_kb_from(high_order, 0, NULL) > 0; i++) {
-		char *a = thp_region(pmd_size);
+	/* 16 KiB pages: 2 MiB is a size of its own; keep its setting. */
+	f = pmd_size != 2UL << 20 ? fopen(MTHP_2M, "r") : NULL;
+	if (f) {
+		if (fgets(old, sizeof(old), f)) {
+			sel = strchr(old, '[');
+			end = sel ? strchr(sel, ']') : NULL;
+			if (end) {
+				*end = '\0';
+				memmove(old, sel + 1, strlen(sel + 1) + 1);
+			} else {
+				old[0] = '\0';
+			}
+		}
+		fclose(f);
+		write_file(MTHP_2M, "inherit");
+	}
+	for (i = 0; i < 1024 && left > 0 && stuck < 4; i++) {
+		char *a = thp_region(2UL << 20);
 
 		if (!a)
 			break;
 		a[0] = 1;	/* one fault: a huge page if a block is free */
+		now = free_kb_from(high_order, 0, NULL);
+		stuck = now < left ? 0 : stuck + 1;
+		taken += left - now;
+		left = now;
 	}
+	if (old[0])
+		write_file(MTHP_2M, old);
+	printf("bench: hog took_mb=%ld left_kb_2m=%ld\n", taken >> 10, left);
+	fflush(stdout);
 	if (write(ready_fd, "r", 1) != 1)
 		_exit(1);
 	for (;;)
@@ -806,8 +861,8 @@ static void floor_latencies(long long *lat, int n, size_t size)
  * "aux_test_etm:large" for its TRBE-like sink with large chunks asked
  * for (format term aux_alloc=2, config:0-1), as SPE and TRBE users opt in.
  */
-static void run_pmu(const char *entry, const char *state, int cycles,
-		    size_t aux_size)
+static int run_pmu(const char *entry, const char *state, int cycles,
+		   size_t aux_size, int snapshot, int headline)
 {
 	char pmu[64];
 	__u64 config = 0;
@@ -820,12 +875,13 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 	struct range ranges[MAX_CPUS];
 	long hist[MAX_ORDER_NR] = { 0 };
 	long chunks = 0, bufs = 0, fails = 0, entries = -1, unmapped = 0;
+	long topa_tables = 0;
 	long held_high = -1, held_mid = -1, ub0, ub1, before_high, before_mid;
 	long extfrag, after_high;
 	long thp_alloc = -1, thp_fallback = -1, thp_huge_kb = -1;
 	long long *floor_lat;
-	int type, c, cpu, nlat = 0, nr, i, last_errno = 0;
-	pid_t frag = 0, press = 0;
+	int type, c, cpu, nlat = 0, nr, i, last_errno = 0, n;
+	int prot = snapshot ? PROT_READ : PROT_READ | PROT_WRITE;
 	size_t k;
 
 	snprintf(pmu, sizeof(pmu), "%s", entry);
@@ -836,22 +892,19 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 	type = pmu_type(pmu);
 	if (type < 0)
 		die("finding the PMU type");
-	if (!strcmp(state, "pressure"))
-		press = start_child(pressure);
-	if (!strcmp(state, "partial"))
-		frag_keep = 1UL << high_order;
-	if (strcmp(state, "fresh"))
-		frag = start_child(fragmenter);
-	if (press)
-		kill(press, SIGUSR1);
 
 	lat = calloc(cycles * ncpus, sizeof(*lat));
 	floor_lat = calloc(cycles * ncpus, sizeof(*floor_lat));
 	if (!lat || !floor_lat)
 		die("calloc");
 	/* The floor, in the same state, before the AUX buffers */
-	floor_latencies(floor_lat, cycles * ncpus, aux_size);
-	qsort(floor_lat, cycles * ncpus, sizeof(*floor_lat), cmp_ll);
+	if (headline) {
+		floor_latencies(floor_lat, cycles * ncpus, aux_size);
+		qsort(floor_lat, cycles * ncpus, sizeof(*floor_lat), cmp_ll);
+	} else {
+		for (i = 0; i < cycles * ncpus; i++)
+			floor_lat[i] = -1000;
+	}
 	before_high = free_kb_from(high_order, 1, pmu);
 	before_mid = free_kb_from(mid_order, 0, NULL);
 	ub0 = unmovable_blocks();
@@ -881,22 +934,25 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 			pc->aux_offset = rb_size;
 			pc->aux_size = aux_size;
 			t0 = now_ns();
-			cb[cpu].aux = mmap(NULL, aux_size, PROT_READ | PROT_WRITE,
-					   MAP_SHARED, cb[cpu].fd, rb_size);
+			cb[cpu].aux = mmap(NULL, aux_size, prot, MAP_SHARED,
+					   cb[cpu].fd, rb_size);
 			lat[nlat++] = now_ns() - t0;
 			if (cb[cpu].aux == MAP_FAILED) {
 				fails++;
 				last_errno = errno;
 				continue;
 			}
-			chunks += read_layout(pmu, hist);
+			n = read_layout(pmu, hist);
+			chunks += n;
+			topa_tables += (n + TOPA_ENTRIES - 1) / TOPA_ENTRIES;
 			bufs++;
 		}
 		if (c == 0) {
 			/* While the first set of buffers is held */
 			held_high = free_kb_from(high_order, 1, "held");
 			held_mid = free_kb_from(mid_order, 0, NULL);
-			thp_probe(&thp_alloc, &thp_fallback, &thp_huge_kb);
+			if (headline)
+				thp_probe(&thp_alloc, &thp_fallback, &thp_huge_kb);
 		}
 		if (c == cycles - 1) {
 			/*
@@ -925,15 +981,18 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 	after_high = free_kb_from(high_order, 1, "after");
 	qsort(lat, nlat, sizeof(*lat), cmp_ll);
 
-	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu",
-	       entry, state, ncpus, cycles, aux_size >> 10);
+	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu mode=%s",
+	       entry, state, ncpus, cycles, aux_size >> 10,
+	       snapshot ? "snapshot" : "write");
 	for (k = 0; k < NR_VM; k++)
 		printf(" %s=%lld", vm_keys[k], v1[k] - v0[k]);
 	printf(" mmaps=%d failed=%ld errno=%d lat_p50_us=%.1f lat_p99_us=%.1f",
 	       nlat, fails, last_errno, lat[nlat / 2] / 1000.0,
 	       lat[(nlat * 99) / 100 < nlat ? (nlat * 99) / 100 : nlat - 1] /
 	       1000.0);
-	printf(" chunks_per_buf=%.2f", bufs ? (double)chunks / bufs : -1.0);
+	printf(" chunks_per_buf=%.2f topa_tables_per_buf=%.2f",
+	       bufs ? (double)chunks / bufs : -1.0,
+	       bufs ? (double)topa_tables / bufs : -1.0);
 	printf(" order_hist=");
 	for (i = 0; i < MAX_ORDER_NR; i++)
 		printf("%s%ld", i ? ":" : "", hist[i]);
@@ -954,8 +1013,111 @@ static void run_pmu(const char *entry, const char *state, int cycles,
 	fflush(stdout);
 	free(lat);
 	free(floor_lat);
-	stop_child(press);
-	stop_child(frag);
+	/* Did this cell change the memory state the next one starts from? */
+	for (k = 0; k < NR_VM; k++)
+		if (strcmp(vm_keys[k], "oom_kill") && v1[k] != v0[k])
+			return 1;
+	return 0;
+}
+
+/* The memory state of the cells: its children (see the top of the file). */
+static pid_t state_frag, state_press, state_hog;
+
+static void state_leave(void)
+{
+	stop_child(state_press);
+	stop_child(state_hog);
+	stop_child(state_frag);
+	state_press = state_frag = state_hog = 0;
+}
+
+static void state_enter(const char *state)
+{
+	if (!strcmp(state, "pressure"))
+		state_press = start_child(pressure);
+	if (!strcmp(state, "partial"))
+		frag_keep = 1UL << high_order;
+	if (strcmp(state, "fresh")) {
+		state_frag = start_child(fragmenter);
+		state_hog = start_child(thp_hog);
+	}
+	if (state_press)
+		kill(state_press, SIGUSR1);
+}
+
+struct cell {
+	size_t size_kb;
+	int snapshot, cycles, headline;
+};
+
+/* Is @pmu in @list, a comma-separated list ended by a space or the end? */
+static int in_list(const char *list, const char *pmu)
+{
+	size_t len = strlen(pmu);
+	const char *p = list;
+
+	while (p && *p && !isspace((unsigned char)*p)) {
+		if (!strncmp(p, pmu, len) &&
+		    (p[len] == ',' || !p[len] || isspace((unsigned char)p[len])))
+			return 1;
+		p += strcspn(p, ", \n");
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return 0;
+}
+
+/* The cells of one PMU, headline first; returns how many. */
+static int cells_of(const char *entry, const char *state, size_t size_kb,
+		    int cycles, struct cell *cells)
+{
+	const char *sizes = cmdline_value("sizes"), *grid = cmdline_value("grid");
+	int size_cycles = param("size_cycles", 3), n = 0, snap;
+	int big_cycles = param("big_cycles", size_cycles);
+	long big_kb = param("big_kb", 0), kb;
+	const char *p;
+	char *end;
+
+	cells[n++] = (struct cell){ size_kb, 0, cycles, 1 };
+	if (sizes && grid && in_list(grid, entry)) {
+		for (p = sizes; n < MAX_CELLS - 3; p = end + 1) {
+			kb = strtol(p, &end, 10);
+			if (end == p || kb <= 0)
+				break;
+			for (snap = 0; snap < 2; snap++)
+				if ((size_t)kb != size_kb || snap)
+					cells[n++] = (struct cell){ kb, snap,
+								    size_cycles, 0 };
+			if (*end != ',')
+				break;
+		}
+	}
+	if (big_kb > 0 && !strcmp(state, "fragmented") &&
+	    !strstr(entry, "nosg"))
+		cells[n++] = (struct cell){ big_kb, 0, big_cycles, 0 };
+	return n;
+}
+
+/* Every cell of one PMU, in the state; re-made after a cell changed it. */
+static void run_cells(const char *entry, const char *state, size_t size_kb,
+		      int cycles)
+{
+	struct cell cells[MAX_CELLS];
+	int n = cells_of(entry, state, size_kb, cycles, cells), i, changed = 1;
+
+	for (i = 0; i < n; i++) {
+		if (changed) {
+			if (i)
+				printf("bench: state %s made again\n", state);
+			state_leave();
+			state_enter(state);
+		}
+		changed = run_pmu(entry, state, cells[i].cycles,
+				  cells[i].size_kb << 10, cells[i].snapshot,
+				  cells[i].headline);
+	}
+	state_leave();
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -1009,7 +1171,7 @@ int main(void)
 {
 	const char *state = state_param();
 	int cycles = param("cycles", 10), only = param("pmu", -1);
-	size_t aux_size = (size_t)param("size_kb", 4096) << 10;
+	size_t size_kb = param("size_kb", 4096);
 	char *pmus[MAX_PMUS];
 	struct dirent *d;
 	sigset_t usr1;
@@ -1085,10 +1247,10 @@ int main(void)
 	qsort(pmus, n, sizeof(*pmus), cmp_str);
 
 	printf("bench: start state=%s cycles=%d size_kb=%zu cpus=%d pmus=%d\n",
-	       state, cycles, aux_size >> 10, ncpus, n);
+	       state, cycles, size_kb, ncpus, n);
 	for (i = 0; i < n; i++)
 		if (only < 0 || only == i)
-			run_pmu(pmus[i], state, cycles, aux_size);
+			run_cells(pmus[i], state, size_kb, cycles);
 	printf("bench: end\n");
 	return 0;
 }
