@@ -880,7 +880,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	long extfrag, after_high;
 	long thp_alloc = -1, thp_fallback = -1, thp_huge_kb = -1;
 	long long *floor_lat;
-	int type, c, cpu, nlat = 0, nr, i, last_errno = 0, n;
+	int type, c, cpu, nlat = 0, nr = 0, i, last_errno = 0, n;
 	int prot = snapshot ? PROT_READ : PROT_READ | PROT_WRITE;
 	size_t k;
 
@@ -996,9 +996,10 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	printf(" order_hist=");
 	for (i = 0; i < MAX_ORDER_NR; i++)
 		printf("%s%ld", i ? ":" : "", hist[i]);
-	printf(" translations_per_mb=%.2f unmapped_pages=%ld",
-	       entries < 0 ? -1.0 :
-	       (double)entries / (ncpus * (aux_size >> 20)), unmapped);
+	printf(" translations=%ld translations_per_mb=%.2f unmapped_pages=%ld",
+	       entries, entries < 0 ? -1.0 :
+	       (double)entries * 1024 / ((double)nr * (aux_size >> 10)),
+	       unmapped);
 	printf(" page_kb=%ld free_kb_2m_before=%ld free_kb_2m_held=%ld free_kb_2m_after=%ld",
 	       page_size >> 10, before_high, held_high, after_high);
 	printf(" free_kb_64k_before=%ld free_kb_64k_held=%ld",
@@ -1013,9 +1014,13 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	fflush(stdout);
 	free(lat);
 	free(floor_lat);
-	/* Did this cell change the memory state the next one starts from? */
+	/*
+	 * Did this cell change the memory state the next one starts from
+	 * (compaction, reclaim, or the OOM killer, whose victim is the
+	 * fragmenter or the hog)?
+	 */
 	for (k = 0; k < NR_VM; k++)
-		if (strcmp(vm_keys[k], "oom_kill") && v1[k] != v0[k])
+		if (v1[k] != v0[k])
 			return 1;
 	return 0;
 }
@@ -1029,6 +1034,18 @@ static void state_leave(void)
 	stop_child(state_hog);
 	stop_child(state_frag);
 	state_press = state_frag = state_hog = 0;
+}
+
+/* Are the state's children still there (the OOM killer may take them)? */
+static int state_alive(void)
+{
+	pid_t kids[] = { state_frag, state_hog, state_press };
+	size_t i;
+
+	for (i = 0; i < sizeof(kids) / sizeof(kids[0]); i++)
+		if (kids[i] > 0 && waitpid(kids[i], NULL, WNOHANG) != 0)
+			return 0;
+	return 1;
 }
 
 static void state_enter(const char *state)
@@ -1107,7 +1124,7 @@ static void run_cells(const char *entry, const char *state, size_t size_kb,
 	int n = cells_of(entry, state, size_kb, cycles, cells), i, changed = 1;
 
 	for (i = 0; i < n; i++) {
-		if (changed) {
+		if (changed || !state_alive()) {
 			if (i)
 				printf("bench: state %s made again\n", state);
 			state_leave();
