@@ -1025,12 +1025,19 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	return 0;
 }
 
-/* The memory state of the cells: its children (see the top of the file). */
-static pid_t state_frag, state_press, state_hog;
+/*
+ * The memory state of the cells: its children (see the top of the file),
+ * and more hogs for 2 MiB blocks that a cell's freed memory made.
+ */
+#define MAX_HOGS	8
+static pid_t state_frag, state_press, state_hog, state_hogs[MAX_HOGS];
+static int state_nhogs;
 
 static void state_leave(void)
 {
 	stop_child(state_press);
+	while (state_nhogs)
+		stop_child(state_hogs[--state_nhogs]);
 	stop_child(state_hog);
 	stop_child(state_frag);
 	state_press = state_frag = state_hog = 0;
@@ -1129,6 +1136,10 @@ static void run_cells(const char *entry, const char *state, size_t size_kb,
 				printf("bench: state %s made again\n", state);
 			state_leave();
 			state_enter(state);
+		} else if (state_hog && state_nhogs < MAX_HOGS &&
+			   free_kb_from(high_order, 0, NULL) > 0) {
+			/* freed kernel memory merged into a 2 MiB block */
+			state_hogs[state_nhogs++] = start_child(thp_hog);
 		}
 		changed = run_pmu(entry, state, cells[i].cycles,
 				  cells[i].size_kb << 10, cells[i].snapshot,
