@@ -179,18 +179,18 @@ apply_series() {
 }
 
 # O= directory of the KUnit kernel for ARCH built from TREE; the selftest
-# guest boots the same kernel.
+# guest boots the same kernel. It is inside TREE (.kunit-ARCH, ignored by
+# the kernel's .gitignore), at the same place in every tree, so that the
+# ccache (which hashes paths relative to the build directory) hits across
+# trees: a commit of build/before, or a mutant in build/mutant, whose
+# sources and config are the test tree's for most files compiles only
+# the files that differ.
 # KVARIANT=debug: the debug kernel (harness/configs/debug.config), in a
 # directory of its own; KVARIANT=kasan: the same with KASAN (kasan.config);
 # KVARIANT=16k: arm64 with 16 KiB pages (16k.config, harness/bench).
 kunit_out() {
-	local arch=$1 tree=$2 name v=${KVARIANT:+-$KVARIANT}
-	name=$(basename "$tree")
-	if [ "$name" = linux ]; then
-		printf '%s\n' "$BUILD/o/kunit$v-$arch"
-	else
-		printf '%s\n' "$BUILD/o/$name-kunit$v-$arch"
-	fi
+	local arch=$1 tree=$2 v=${KVARIANT:+-$KVARIANT}
+	printf '%s\n' "$tree/.kunit$v-$arch"
 }
 
 # Kernel arguments of every TCG guest (kunit.py's too): 4 vCPUs emulated
@@ -255,10 +255,17 @@ variant_configs() {
 # Arguments of kunit.py (run or build) for ARCH and TREE, one per line:
 # the series' KUnit suites plus what the guests booting the same kernel
 # need (harness/configs/guest.config, the perf_events selftests' config).
+# With KUNIT_CONFIG_TREE set, the perf events' .kunitconfig and selftest
+# config are that tree's (the test tree's) instead of TREE's own: the
+# benchmark's "before" kernel and harness/bisect-fragmented's earlier
+# commits (TREE at or after the test patches) then have the test
+# kernel's config, so a comparison has the same config on both sides
+# and only what the commit changes is compiled again (config changes
+# would rebuild much of the kernel: HUGETLBFS, fault injection).
 kunit_args() {
-	local arch=$1 tree=$2 opt
+	local arch=$1 tree=$2 opt ct=${KUNIT_CONFIG_TREE:-$2}
 	printf '%s\n' --arch="$arch" --build_dir="$(kunit_out "$arch" "$tree")" \
-		--jobs="$JOBS" --kunitconfig=kernel/events/.kunitconfig
+		--jobs="$JOBS" --kunitconfig="$ct/kernel/events/.kunitconfig"
 	# mm's suite for huge vmap() mappings (series mm-vmap), where the
 	# tree has it
 	! grep -q '^config VMAP_HUGE_KUNIT_TEST' "$tree/mm/Kconfig" ||
@@ -266,7 +273,7 @@ kunit_args() {
 	while read -r opt; do
 		printf '%s\n' --kconfig_add="$opt"
 	done < <(config_lines "$TOP/harness/configs/guest.config" \
-		"$tree/tools/testing/selftests/perf_events/config" \
+		"$ct/tools/testing/selftests/perf_events/config" \
 		$(variant_configs))
 	case "$arch" in
 	x86_64) ;;
