@@ -7,7 +7,8 @@
  * and print what it cost and what it got, one line per PMU and cell (a
  * buffer size and mode):
  *
- *   bench: result pmu=<name> state=<state> size_kb=<N> mode=<mode> key=value ...
+ *   bench: result pmu=<name> state=<state> size_kb=<N> mode=<mode>
+ *          headline=<0|1> key=value ...
  *
  * Parameters come from the kernel command line:
  *   bench.state=fresh|partial|fragmented|pressure
@@ -981,9 +982,9 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	after_high = free_kb_from(high_order, 1, "after");
 	qsort(lat, nlat, sizeof(*lat), cmp_ll);
 
-	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu mode=%s",
+	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu mode=%s headline=%d",
 	       entry, state, ncpus, cycles, aux_size >> 10,
-	       snapshot ? "snapshot" : "write");
+	       snapshot ? "snapshot" : "write", headline);
 	for (k = 0; k < NR_VM; k++)
 		printf(" %s=%lld", vm_keys[k], v1[k] - v0[k]);
 	printf(" mmaps=%d failed=%ld errno=%d lat_p50_us=%.1f lat_p99_us=%.1f",
