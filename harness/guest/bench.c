@@ -97,6 +97,7 @@
 #define THP_PROBE_MB	64	/* the THP cost probe's region */
 #define MAX_CELLS	32
 #define TOPA_ENTRIES	507	/* ToPA entries Intel PT's driver puts in a table */
+#define COSTLY_ORDER	3	/* PAGE_ALLOC_COSTLY_ORDER: 8 to 32 KiB above 0 */
 
 static long page_size;
 static int ncpus;
@@ -108,14 +109,23 @@ static int ncpus;
 static int high_order, mid_order;
 static size_t pmd_size;		/* a PMD mapping, a THP */
 
-/* /proc/vmstat counters whose deltas are reported */
+/*
+ * /proc/vmstat counters whose deltas are reported: first those that say a
+ * cell changed the memory state the next one starts from (compaction,
+ * reclaim, the OOM killer; NR_VM_STATE of them), then the background work
+ * a cell woke that need not change it.
+ */
 static const char * const vm_keys[] = {
 	"compact_stall", "compact_fail", "compact_success",
 	"compact_migrate_scanned", "compact_free_scanned",
 	"pgscan_direct", "pgsteal_direct", "pgscan_kswapd", "oom_kill",
 	"compact_daemon_wake", "allocstall",	/* sum of allocstall_* */
+	"pgsteal_kswapd", "pageoutrun", "compact_daemon_migrate_scanned",
+	"compact_daemon_free_scanned", "kswapd_low_wmark_hit_quickly",
+	"kswapd_high_wmark_hit_quickly",
 };
-#define NR_VM	(sizeof(vm_keys) / sizeof(vm_keys[0]))
+#define NR_VM		(sizeof(vm_keys) / sizeof(vm_keys[0]))
+#define NR_VM_STATE	11
 
 static void die(const char *what)
 {
@@ -262,6 +272,32 @@ static long free_kb_from(int min_order, int print, const char *when)
 	}
 	fclose(f);
 	return total * (page_size / 1024);
+}
+
+/*
+ * The total stall times of /proc/pressure/memory, "some" and "full", in
+ * microseconds; -1 without PSI.
+ */
+static void psi_memory(long long *some, long long *full)
+{
+	char line[256];
+	long long t;
+	FILE *f = fopen("/proc/pressure/memory", "r");
+
+	*some = *full = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "total=");
+
+		if (!p || sscanf(p, "total=%lld", &t) != 1)
+			continue;
+		if (!strncmp(line, "some", 4))
+			*some = t;
+		else if (!strncmp(line, "full", 4))
+			*full = t;
+	}
+	fclose(f);
 }
 
 /* Pageblocks of the Unmovable and Reclaimable types, from pagetypeinfo. */
@@ -566,30 +602,111 @@ static int pmu_type(const char *pmu)
 	return type;
 }
 
-/* Add the chunks of the PMU's last buffer to hist[]; returns the count. */
-static int read_layout(const char *pmu, long *hist)
+#define MAX_RUNS	64	/* the test PMU's AUX_TEST_MAX_RUNS */
+
+/* What the test PMU's layout says of its last buffer and its allocations */
+struct layout {
+	long chunks;
+	int nr_runs, runs_cut;		/* its chunks' orders, in order */
+	int run_order[MAX_RUNS];
+	long run_count[MAX_RUNS];
+	long allocs, misses, errors, ns;	/* -1 without the tracepoint */
+};
+
+/* Read the PMU's layout; add the chunks of its last buffer to hist[]. */
+static void read_layout(const char *pmu, long *hist, struct layout *l)
 {
-	char path[256], line[512], *p;
-	int order = 0, off, chunks = 0;
+	char path[256], line[2048], *p;
+	int order = 0, off, o;
 	long n;
 	FILE *f;
 
+	memset(l, 0, sizeof(*l));
+	l->allocs = l->misses = l->errors = l->ns = -1;
 	snprintf(path, sizeof(path), LAYOUT_FMT, pmu);
 	f = fopen(path, "r");
 	if (!f)
 		die("opening the test PMU's layout");
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "chunks_by_order", 15))
-			continue;
-		for (p = line + 15; sscanf(p, "%ld%n", &n, &off) == 1; p += off) {
-			if (order < MAX_ORDER_NR)
-				hist[order] += n;
-			chunks += n;
-			order++;
+		if (!strncmp(line, "chunks_by_order", 15)) {
+			for (p = line + 15; sscanf(p, "%ld%n", &n, &off) == 1;
+			     p += off) {
+				if (order < MAX_ORDER_NR)
+					hist[order] += n;
+				l->chunks += n;
+				order++;
+			}
+		} else if (!strncmp(line, "runs ", 5) || !strcmp(line, "runs\n")) {
+			for (p = line + 4; l->nr_runs < MAX_RUNS &&
+			     sscanf(p, " %d:%ld%n", &o, &n, &off) == 2; p += off) {
+				l->run_order[l->nr_runs] = o;
+				l->run_count[l->nr_runs++] = n;
+			}
+		} else {
+			sscanf(line, "runs_cut %d", &l->runs_cut);
+			sscanf(line, "allocs %ld", &l->allocs);
+			sscanf(line, "alloc_misses %ld", &l->misses);
+			sscanf(line, "alloc_errors %ld", &l->errors);
+			sscanf(line, "alloc_ns %ld", &l->ns);
 		}
 	}
 	fclose(f);
-	return chunks;
+}
+
+/*
+ * Intel PT's ToPA for a buffer whose chunks come in @l's runs, filled as
+ * its driver fills it (topa_insert_entry()): TOPA_ENTRIES entries a
+ * table, in the buffer's order. Counts the tables and those that mix
+ * entry sizes, and what a lookup of a page walks in
+ * pt_topa_entry_for_page() (on every PMI and every start and stop): the
+ * tables before the page's own, then, unless the page is in the table's
+ * leading run of entries of the first entry's size (z_count), each entry
+ * after that run up to the page's; on average over the buffer's pages and
+ * at most. Returns 0, or -1 if the runs were cut short.
+ */
+static int topa_cost(const struct layout *l, long *tables, long *mixed,
+		     double *avg_walk, long *max_walk)
+{
+	long idx = 0, table = 0, lead = 0, first = -1, pages = 0, walk, k;
+	double sum = 0;
+	int r, in_lead = 1, is_mixed = 0;
+
+	*tables = *mixed = *max_walk = 0;
+	*avg_walk = 0;
+	if (l->runs_cut || !l->nr_runs)
+		return -1;
+	for (r = 0; r < l->nr_runs; r++) {
+		for (k = 0; k < l->run_count[r]; k++) {
+			int o = l->run_order[r];
+
+			if (idx == TOPA_ENTRIES) {	/* the next table */
+				*mixed += is_mixed;
+				table++;
+				idx = 0;
+			}
+			if (!idx) {
+				first = o;
+				lead = 0;
+				in_lead = 1;
+				is_mixed = 0;
+			}
+			if (in_lead && o == first)
+				lead++;
+			else
+				in_lead = 0;
+			is_mixed |= o != first;
+			walk = table + (idx < lead ? 0 : idx - lead + 1);
+			sum += (double)walk * (1L << o);
+			pages += 1L << o;
+			if (walk > *max_walk)
+				*max_walk = walk;
+			idx++;
+		}
+	}
+	*mixed += is_mixed;
+	*tables = table + 1;
+	*avg_walk = pages ? sum / pages : 0;
+	return 0;
 }
 
 struct range {
@@ -610,7 +727,7 @@ static int aux_mappings(struct range *r, int max)
 	if (!f)
 		die("opening /proc/vmallocinfo");
 	while (fgets(line, sizeof(line), f) && n < max) {
-		if (!strstr(line, "aux_test_setup_aux") || !strstr(line, " vmap") ||
+		if (!strstr(line, "perf_aux_vmap") || !strstr(line, " vmap") ||
 		    sscanf(line, "0x%lx-0x%lx", &s, &e) != 2)
 			continue;
 		r[n].start = s;
@@ -742,55 +859,6 @@ struct cpu_buf {
 };
 
 /*
- * The perf:aux_alloc tracepoint (series kernels), in a trace instance of
- * its own so that the extfrag event count of the main buffer stays exact.
- */
-#define AUXTRACE	TRACEFS "/instances/bench_aux"
-
-static int aux_trace_start(void)
-{
-	mkdir(AUXTRACE, 0755);
-	if (access(AUXTRACE "/events/perf/aux_alloc/enable", W_OK))
-		return 0;
-	return !write_file(AUXTRACE "/trace", "") &&
-	       !write_file(AUXTRACE "/events/perf/aux_alloc/enable", "1");
-}
-
-/* Allocations of @pmu the tracepoint reported: count, misses, time, errors. */
-static void aux_trace_stop(const char *pmu, long *allocs, long *misses,
-			   long long *ns, long *errors)
-{
-	char line[1024], key[96], *p;
-	long long t;
-	long m;
-	int r;
-	FILE *f;
-
-	*allocs = *misses = *errors = 0;
-	*ns = 0;
-	write_file(AUXTRACE "/events/perf/aux_alloc/enable", "0");
-	f = fopen(AUXTRACE "/trace", "r");
-	if (!f)
-		die("reading the perf:aux_alloc trace");
-	snprintf(key, sizeof(key), "aux_alloc: pmu=%s ", pmu);
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, key))
-			continue;
-		p = strstr(line, " misses=");
-		if (!p || sscanf(p, " misses=%ld", &m) != 1)
-			continue;
-		p = strstr(line, " time_ns=");
-		if (!p || sscanf(p, " time_ns=%lld ret=%d", &t, &r) != 2)
-			continue;
-		(*allocs)++;
-		*misses += m;
-		*ns += t;
-		*errors += r != 0;
-	}
-	fclose(f);
-}
-
-/*
  * The THP cost probe: a child faults in THP_PROBE_MB of MADV_HUGEPAGE
  * anonymous memory (THP enabled=madvise, defrag=never: no compaction, only
  * free 2 MiB blocks become huge pages) and reports its AnonHugePages; the
@@ -867,14 +935,16 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 {
 	char pmu[64];
 	__u64 config = 0;
-	long tp_allocs = -1, tp_misses = -1, tp_errors = -1;
-	long long tp_ns = 0;
-	int traced;
+	struct layout l0, l1, l;
+	long topa_mixed = 0, topa_max_walk = 0, topa_bufs = 0, t, m, w;
+	double topa_walk = 0, aw;
+	long long psi_some0, psi_full0, psi_some1, psi_full1;
+	long small_before, small_held = -1;
 	size_t rb_size = 2 * page_size;	/* user page + one data page */
 	long long v0[NR_VM], v1[NR_VM], *lat;
 	struct cpu_buf cb[MAX_CPUS];
 	struct range ranges[MAX_CPUS];
-	long hist[MAX_ORDER_NR] = { 0 };
+	long hist[MAX_ORDER_NR] = { 0 }, scratch[MAX_ORDER_NR];
 	long chunks = 0, bufs = 0, fails = 0, entries = -1, unmapped = 0;
 	long topa_tables = 0;
 	long held_high = -1, held_mid = -1, ub0, ub1, before_high, before_mid;
@@ -908,9 +978,12 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	}
 	before_high = free_kb_from(high_order, 1, pmu);
 	before_mid = free_kb_from(mid_order, 0, NULL);
+	small_before = free_kb_from(1, 0, NULL) -
+		       free_kb_from(COSTLY_ORDER + 1, 0, NULL);
 	ub0 = unmovable_blocks();
 	extfrag_events(1);
-	traced = aux_trace_start();
+	read_layout(pmu, scratch, &l0);
+	psi_memory(&psi_some0, &psi_full0);
 	read_vmstat(v0);
 
 	for (c = 0; c < cycles; c++) {
@@ -943,15 +1016,25 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 				last_errno = errno;
 				continue;
 			}
-			n = read_layout(pmu, hist);
+			read_layout(pmu, hist, &l);
+			n = l.chunks;
 			chunks += n;
 			topa_tables += (n + TOPA_ENTRIES - 1) / TOPA_ENTRIES;
 			bufs++;
+			if (!topa_cost(&l, &t, &m, &aw, &w)) {
+				topa_mixed += m;
+				topa_walk += aw;
+				topa_bufs++;
+				if (w > topa_max_walk)
+					topa_max_walk = w;
+			}
 		}
 		if (c == 0) {
 			/* While the first set of buffers is held */
 			held_high = free_kb_from(high_order, 1, "held");
 			held_mid = free_kb_from(mid_order, 0, NULL);
+			small_held = free_kb_from(1, 0, NULL) -
+				     free_kb_from(COSTLY_ORDER + 1, 0, NULL);
 			if (headline)
 				thp_probe(&thp_alloc, &thp_fallback, &thp_huge_kb);
 		}
@@ -975,8 +1058,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	}
 
 	read_vmstat(v1);
-	if (traced)
-		aux_trace_stop(pmu, &tp_allocs, &tp_misses, &tp_ns, &tp_errors);
+	psi_memory(&psi_some1, &psi_full1);
+	read_layout(pmu, scratch, &l1);
 	extfrag = extfrag_events(0);
 	ub1 = unmovable_blocks();
 	after_high = free_kb_from(high_order, 1, "after");
@@ -1009,9 +1092,23 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	printf(" floor_p50_us=%.1f thp_fault_alloc=%ld thp_fault_fallback=%ld thp_anon_huge_kb=%ld thp_probe_kb=%d thp_kb=%zu",
 	       floor_lat[(cycles * ncpus) / 2] / 1000.0, thp_alloc, thp_fallback,
 	       thp_huge_kb, THP_PROBE_MB << 10, pmd_size >> 10);
-	printf(" tp_allocs=%ld tp_misses=%ld tp_errors=%ld tp_alloc_us=%.1f\n",
-	       tp_allocs, tp_misses, tp_errors,
-	       tp_allocs > 0 ? tp_ns / 1000.0 / tp_allocs : -1.0);
+	printf(" free_kb_costly_before=%ld free_kb_costly_held=%ld",
+	       small_before, small_held);
+	printf(" psi_some_us=%lld psi_full_us=%lld",
+	       psi_some0 < 0 ? -1 : psi_some1 - psi_some0,
+	       psi_full0 < 0 ? -1 : psi_full1 - psi_full0);
+	printf(" topa_bufs=%ld topa_mixed_per_buf=%.2f topa_walk_avg=%.2f topa_walk_max=%ld",
+	       topa_bufs, topa_bufs ? (double)topa_mixed / topa_bufs : -1.0,
+	       topa_bufs ? topa_walk / topa_bufs : -1.0,
+	       topa_bufs ? topa_max_walk : -1);
+	if (l0.allocs < 0)	/* no tracepoint: the base kernel */
+		printf(" tp_allocs=-1 tp_misses=-1 tp_errors=-1 tp_alloc_us=-1.0\n");
+	else
+		printf(" tp_allocs=%ld tp_misses=%ld tp_errors=%ld tp_alloc_us=%.1f\n",
+		       l1.allocs - l0.allocs, l1.misses - l0.misses,
+		       l1.errors - l0.errors,
+		       l1.allocs > l0.allocs ?
+		       (l1.ns - l0.ns) / 1000.0 / (l1.allocs - l0.allocs) : -1.0);
 	fflush(stdout);
 	free(lat);
 	free(floor_lat);
@@ -1020,7 +1117,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	 * (compaction, reclaim, or the OOM killer, whose victim is the
 	 * fragmenter or the hog)?
 	 */
-	for (k = 0; k < NR_VM; k++)
+	for (k = 0; k < NR_VM_STATE; k++)
 		if (v1[k] != v0[k])
 			return 1;
 	return 0;
@@ -1259,14 +1356,16 @@ int main(void)
 	dir = opendir(PMU_DIR);
 	if (!dir)
 		die("opening " PMU_DIR);
-	while ((d = readdir(dir)) && n < MAX_PMUS - 2) {
-		if (strncmp(d->d_name, "aux_test", 8))
+	/*
+	 * aux_test_etm allocates as aux_test (its TRBE-like and ETR-like
+	 * sinks get single pages by default) or as aux_test_vmap (asked for
+	 * large chunks): its sink rule is the selftests', not a cost.
+	 */
+	while ((d = readdir(dir)) && n < MAX_PMUS) {
+		if (strncmp(d->d_name, "aux_test", 8) ||
+		    !strcmp(d->d_name, "aux_test_etm"))
 			continue;
 		pmus[n++] = strdup(d->d_name);
-		if (!strcmp(d->d_name, "aux_test_etm")) {
-			pmus[n++] = strdup("aux_test_etm:etr");
-			pmus[n++] = strdup("aux_test_etm:large");
-		}
 	}
 	closedir(dir);
 	if (!n) {
