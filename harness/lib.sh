@@ -26,7 +26,7 @@ mainline)
 		[ -f "$BASE_TARBALL" ] || BASE_TARBALL=
 	fi
 	PATCHES=$TOP/patches
-	SUBJECT_PREFIX="PATCH v3"
+	SUBJECT_PREFIX="PATCH v4"
 	# The commit of the v7.1.5 release in linux-stable: what the tarball
 	# holds, and the base-commit the cover letters name.
 	BASE_COMMIT=155b42bec9cbb6b8cdc47dd9bd09503a81fbe493
@@ -37,7 +37,7 @@ mainline)
 	BASE_TOPDIR=$BASE_PKG
 	BASE_TARBALL=/usr/src/$BASE_PKG.tar.xz
 	PATCHES=$TOP/patches/6.12
-	SUBJECT_PREFIX="PATCH 6.12.y v3"
+	SUBJECT_PREFIX="PATCH 6.12.y v4"
 	BASE_COMMIT=	# Debian's source package: no upstream commit names it
 	BASE_SUFFIX=-6.12
 	;;
