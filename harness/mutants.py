@@ -26,7 +26,7 @@ QUICK = (
     'opp-no-zero', 'order0-opportunistic', 'nosg-no-direct-reclaim',
     'pt-as-vmap', 'vmap-no-pmd-cap', 'everyone-privileged', 'tp-no-misses',
     'sysfs-bad-value-ok', 'all-no-zero-guest', 'prefer-large-defaults-large',
-    'array-gfp-kernel',
+    'array-gfp-kernel', 'sysfs-default-loses-driver',
 )
 
 # name, file, old text, new text, arch, extra kernel arguments[, suite]
@@ -162,6 +162,15 @@ MUTANTS = [
      '\tif (policy == PERF_AUX_ALLOC_COMPACT &&\n\t    !(pmu->capabilities & PERF_PMU_CAP_AUX_PREFER_LARGE))\n\t\treturn -EINVAL;\n',
      '',
      'x86_64', '', 'guest:-faux_sysfs'),
+    # "default" must return to the driver's choice, not the capabilities'
+    ('sysfs-default-loses-driver', CORE,
+     '\tWRITE_ONCE(pmu->aux_alloc_admin, policy);\n',
+     '\tWRITE_ONCE(pmu->aux_alloc, policy);\n',
+     'x86_64', '', 'guest:-faux_sysfs'),
+    ('admin-not-over-driver', INTERNAL,
+     '\tunsigned int policy = READ_ONCE(pmu->aux_alloc_admin);\n\n\tif (policy == PERF_AUX_ALLOC_DEFAULT)\n\t\tpolicy = pmu->aux_alloc;\n',
+     '\tunsigned int policy = pmu->aux_alloc;\n\n\tif (policy == PERF_AUX_ALLOC_DEFAULT)\n\t\tpolicy = READ_ONCE(pmu->aux_alloc_admin);\n',
+     'x86_64', ''),
     ('sysfs-store-no-cap', CORE,
      '\t/* It bounds what unprivileged events get: CAP_PERFMON sets it. */\n\tif (!perfmon_capable())\n\t\treturn -EPERM;\n',
      '',
