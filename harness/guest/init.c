@@ -6,7 +6,7 @@
  * ends QEMU, started with -no-reboot). With the kselftest runner
  * installed (/kselftest/run_kselftest.sh), it runs the perf_events
  * collection through the runner instead, which loads and unloads the
- * module itself (aux_mmap.sh), then /kill-check.sh if there is one.
+ * module itself (aux_run.sh), then /kill-check.sh if there is one.
  *
  * On a debug kernel (harness/configs/debug.config) it also asks kmemleak
  * for the objects leaked while the tests ran, and page_owner (booted with
@@ -99,7 +99,7 @@ static void run_argv(const char *name, const char *dir, char *const argv[],
 	}
 	while (waitpid(pid, &status, WNOHANG) == 0) {
 		if (time(NULL) - start > deadline) {
-			/* SIGTERM first, so that aux_mmap.sh cleans up */
+			/* SIGTERM first, so that aux_run.sh cleans up */
 			printf("guest: %s timed out\n", name);
 			kill(-pid, SIGTERM);
 			sleep(10);
@@ -139,7 +139,7 @@ static void run(const char *dir, const char *name, long deadline)
  * The perf_events kselftests as CI runs them: the kselftest runner, with
  * the programs in KSFT_SKIP (comma-separated) left out. The runner's own
  * --skip is newer than 6.12's: name the others instead (-t), from its
- * list. aux_mmap.sh loads the test PMU's module itself and must unload
+ * list. aux_run.sh loads the test PMU's module itself and must unload
  * it again.
  */
 static void run_kselftest(long deadline)
@@ -180,7 +180,7 @@ static void run_kselftest(long deadline)
 	check(!exists("/sys/module/" MODULE_NAME), MODULE_NAME " left loaded");
 }
 
-/* guest/kill-check.sh: kill aux_mmap.sh mid-test, find nothing left. */
+/* guest/kill-check.sh: kill aux_fault.sh mid-test, find nothing left. */
 static void kill_check(void)
 {
 	char *argv[] = { "/bin/sh", KILL_CHECK, NULL };

@@ -1,6 +1,6 @@
 #!/bin/sh
 # In the selftest guest (runner mode, harness/selftests KILL_CHECK=1):
-# kill aux_mmap.sh in the middle of aux_fault's stress test, then check
+# kill aux_fault.sh in the middle of aux_fault's stress test, then check
 # that nothing is left behind: no AUX test process, the test PMU's
 # module unloaded, the fault-injection settings and kptr_restrict as
 # they were. Twice: as the kselftest runner's timeout does (GNU timeout,
@@ -76,12 +76,12 @@ left_behind() {
 # aux_fault's stress tests, given cycles enough to run for their 30 s
 # each: killed 10 s in
 export AUX_STRESS_CYCLES=100000000
-/usr/bin/timeout -s TERM 10 /kselftest/perf_events/aux_mmap.sh -faux_fault
+/usr/bin/timeout -s TERM 10 /kselftest/perf_events/aux_fault.sh -faux_fault
 rc=$?
-[ "$rc" -eq 124 ] || fail "aux_mmap.sh was not killed by the timeout (exit $rc)"
+[ "$rc" -eq 124 ] || fail "aux_fault.sh was not killed by the timeout (exit $rc)"
 left_behind "timeout"
 
-/kselftest/perf_events/aux_mmap.sh -faux_fault &
+/kselftest/perf_events/aux_fault.sh -faux_fault &
 pid=$!
 sleep 10
 # back to back until it is gone (at most 3000): the first starts the
@@ -92,6 +92,6 @@ while [ $n -lt 3000 ] && kill -TERM "$pid" 2>/dev/null; do
 done
 wait "$pid"
 rc=$?
-[ "$rc" -eq 143 ] || fail "aux_mmap.sh did not end on SIGTERM (exit $rc)"
+[ "$rc" -eq 143 ] || fail "aux_fault.sh did not end on SIGTERM (exit $rc)"
 left_behind "$n SIGTERMs"
 echo "guest: kill-check: ok ($n SIGTERMs in the second run; $after)"
