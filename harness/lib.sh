@@ -267,9 +267,15 @@ kunit_args() {
 	printf '%s\n' --arch="$arch" --build_dir="$(kunit_out "$arch" "$tree")" \
 		--jobs="$JOBS" --kunitconfig="$ct/kernel/events/.kunitconfig"
 	# mm's suite for huge vmap() mappings (series mm-vmap), where the
-	# tree has it
-	! grep -q '^config VMAP_HUGE_KUNIT_TEST' "$tree/mm/Kconfig" ||
-		printf '%s\n' --kconfig_add=CONFIG_VMAP_HUGE_KUNIT_TEST=y
+	# tree has it: from its posted .kunitconfig (before that file, the
+	# option alone)
+	if grep -q '^config VMAP_HUGE_KUNIT_TEST' "$tree/mm/Kconfig"; then
+		if [ -f "$ct/mm/tests/.kunitconfig" ]; then
+			printf '%s\n' --kunitconfig="$ct/mm/tests/.kunitconfig"
+		else
+			printf '%s\n' --kconfig_add=CONFIG_VMAP_HUGE_KUNIT_TEST=y
+		fi
+	fi
 	while read -r opt; do
 		printf '%s\n' --kconfig_add="$opt"
 	done < <(config_lines "$TOP/harness/configs/guest.config" \

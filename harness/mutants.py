@@ -19,6 +19,7 @@ import sys
 RB = 'kernel/events/ring_buffer.c'
 CORE = 'kernel/events/core.c'
 CS = 'drivers/hwtracing/coresight/coresight-core.c'
+ETM = 'drivers/hwtracing/coresight/coresight-etm-perf.c'
 TP = 'include/trace/events/perf.h'
 VM = 'mm/vmalloc.c'
 INTERNAL = 'kernel/events/internal.h'
@@ -276,6 +277,29 @@ MUTANTS = [
     ('vmap-cont-run-unchecked', VM,
      '\tif (n == 1 || vmap_pages_contig(pages, n) != n ||\n',
      '\tif (n == 1 ||\n',
+     'arm64', ''),
+    # huge vmap() is on exactly where huge vmalloc() is (the oracle is
+    # vmalloc_huge()'s page table, not vmap_huge_shift())
+    ('vmap-shift-never-huge', VM,
+     '\tif (!vmap_allow_huge)\n\t\treturn PAGE_SHIFT;\n',
+     '\tif (1)\n\t\treturn PAGE_SHIFT;\n',
+     'x86_64', ''),
+    ('vmap-shift-ignores-nohugevmalloc', VM,
+     '\tif (!vmap_allow_huge)\n\t\treturn PAGE_SHIFT;\n',
+     '\tif (0)\n\t\treturn PAGE_SHIFT;\n',
+     'x86_64', 'nohugevmalloc'),
+    # cs_etm's decision, through etm_event_aux_alloc() itself
+    ('etm-percpu-inverted', ETM,
+     '\tif (!etm_event_percpu_sink(event))\n',
+     '\tif (etm_event_percpu_sink(event))\n',
+     'arm64', ''),
+    ('etm-inherited-recomputes', ETM,
+     '\tif (event->parent)\n\t\treturn perf_event_set_aux_alloc(event, event->parent->aux_alloc);\n',
+     '\tif (0)\n\t\treturn perf_event_set_aux_alloc(event, event->parent->aux_alloc);\n',
+     'arm64', ''),
+    ('etm-term-ignored', ETM,
+     '\t\t\t\t       ATTR_CFG_GET_FLD(&event->attr, aux_alloc));\n',
+     '\t\t\t\t       PERF_AUX_ALLOC_DEFAULT);\n',
      'arm64', ''),
     # cs_etm's sink answer
     ('cs-percpu-sink-only', CS,
