@@ -405,6 +405,9 @@ guest_root() {
 			cp -L /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 \
 				/usr/aarch64-linux-gnu/lib/libc.so.6 "$root/lib/" ;;
 		esac
+		# and ours, aimed at the AUX buffers (guest/auxfuzz.c)
+		"$(guest_cc "$arch")" -static -O2 -Wall -o "$root/auxfuzz" \
+			"$TOP/harness/guest/auxfuzz.c"
 	fi
 }
 

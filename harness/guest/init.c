@@ -23,12 +23,17 @@
  * runs the trinity fuzzer (as root, on perf_event_open, mmap, munmap,
  * mremap, madvise and ioctl, with perf file descriptors only) for that
  * many seconds, while the test PMU is loaded, and stops it with SIGINT
- * (SIGKILL 30 s later): trinity prints "Ran N syscalls".
+ * (SIGKILL 30 s later): trinity prints "Ran N syscalls". Trinity knows
+ * no PMU with an AUX area, so half of that time goes to /auxfuzz
+ * (guest/auxfuzz.c), which maps AUX buffers of the test PMUs with random
+ * attributes, sizes and fault injection; it fails when it mapped none,
+ * and the test PMUs' count of buffers set up is printed after it.
  *
  * The host reads the serial console: kselftest TAP output, the kernel's
  * own messages, and one line per program:
  *   guest: <program> exit <status>
  *   guest: trinity exit <status>
+ *   guest: auxfuzz: <n> AUX buffers set up by the test PMUs
  * on a debug kernel:
  *   guest: kmemleak: <n> unreferenced objects
  *   guest: page_owner: <n> pages allocated by rb_alloc_aux
@@ -225,10 +230,8 @@ static long aux_test_setups(void)
 }
 
 /* The fuzzer, aimed at the AUX paths, for @secs seconds. */
-static void trinity(long secs)
+static void trinity(long secs, char *seed)
 {
-	const char *seed_env = getenv("TRINITY_SEED");
-	char seed[32];
 	char *argv[] = {
 		TRINITY, "--dangerous", "-q", "-l", "off", "-C", "4", "-s", seed,
 		"--disable-fds=sockets,pipes,epoll,eventfd,pseudo,timerfd,testfile,memfd,drm",
@@ -240,9 +243,6 @@ static void trinity(long secs)
 	int status = 0, stopping = 0;
 	pid_t pid;
 
-	/* A seed of its own per run, printed so that a run can be replayed. */
-	snprintf(seed, sizeof(seed), "%lu", seed_env ? strtoul(seed_env, NULL, 0) :
-		 (unsigned long)time(NULL));
 	printf("guest: running trinity for %ld s, seed %s (TRINITY_SEED)\n",
 	       secs, seed);
 	fflush(stdout);
@@ -272,9 +272,37 @@ static void trinity(long secs)
 	kill(-pid, SIGKILL);
 	while (waitpid(-pid, NULL, 0) > 0)
 		;
-	printf("guest: trinity exit %d\n",
+	/* on a line of its own, whatever trinity printed last */
+	printf("\nguest: trinity exit %d\n",
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	printf("guest: trinity: %ld AUX buffers set up by the test PMUs\n",
+	       aux_test_setups() - setups);
+}
+
+#define AUXFUZZ		"/auxfuzz"
+
+/*
+ * The fuzzers, for @secs seconds in all: trinity for the first half,
+ * auxfuzz (which reaches the AUX buffers) for the second, both with one
+ * seed per run, printed so that a run can be replayed.
+ */
+static void fuzz(long secs)
+{
+	const char *seed_env = getenv("TRINITY_SEED");
+	char seed[32], arg[32], *argv[] = { AUXFUZZ, arg, seed, NULL };
+	long setups;
+
+	snprintf(seed, sizeof(seed), "%lu", seed_env ? strtoul(seed_env, NULL, 0) :
+		 (unsigned long)time(NULL));
+	if (!exists(AUXFUZZ)) {
+		trinity(secs, seed);
+		return;
+	}
+	trinity(secs - secs / 2, seed);
+	snprintf(arg, sizeof(arg), "%ld", secs / 2);
+	setups = aux_test_setups();
+	run_argv("auxfuzz", "/", argv, secs / 2 + 120);
+	printf("guest: auxfuzz: %ld AUX buffers set up by the test PMUs\n",
 	       aux_test_setups() - setups);
 }
 
@@ -415,7 +443,7 @@ int main(void)
 			kill_check();
 		if (exists(TRINITY) && getenv("TRINITY_SECS") && exists(MODULE_PATH)) {
 			load_module();
-			trinity(atol(getenv("TRINITY_SECS")));
+			fuzz(atol(getenv("TRINITY_SECS")));
 		} else {
 			unlink(MODULE_PATH);
 		}
@@ -430,7 +458,7 @@ int main(void)
 			free(names[i]);
 		}
 		if (exists(TRINITY) && getenv("TRINITY_SECS"))
-			trinity(atol(getenv("TRINITY_SECS")));
+			fuzz(atol(getenv("TRINITY_SECS")));
 	}
 
 	if (exists(MODULE_PATH)) {
