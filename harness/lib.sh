@@ -187,7 +187,8 @@ apply_series() {
 # the files that differ.
 # KVARIANT=debug: the debug kernel (harness/configs/debug.config), in a
 # directory of its own; KVARIANT=kasan: the same with KASAN (kasan.config);
-# KVARIANT=16k: arm64 with 16 KiB pages (16k.config, harness/bench).
+# KVARIANT=16k: arm64 with 16 KiB pages (16k.config, harness/bench);
+# KVARIANT=64k: with 64 KiB pages (64k.config, harness/test --full).
 kunit_out() {
 	local arch=$1 tree=$2 v=${KVARIANT:+-$KVARIANT}
 	printf '%s\n' "$tree/.kunit$v-$arch"
@@ -248,6 +249,7 @@ variant_configs() {
 	debug) echo "$TOP/harness/configs/debug.config" ;;
 	kasan) echo "$TOP/harness/configs/debug.config $TOP/harness/configs/kasan.config" ;;
 	16k) echo "$TOP/harness/configs/16k.config" ;;
+	64k) echo "$TOP/harness/configs/64k.config" ;;
 	*) die "unknown KVARIANT $KVARIANT" ;;
 	esac
 }
