@@ -39,6 +39,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util.h"
+
 #define NPROC		4
 #define MAX_PMUS	16
 #define PMU_DIR		"/sys/bus/event_source/devices"
@@ -71,17 +73,6 @@ static unsigned long long rnd(void)
 static unsigned long pick(unsigned long n)
 {
 	return n ? rnd() % n : 0;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
-	close(fd);
-	return ret;
 }
 
 static void find_pmus(void)
@@ -149,7 +140,7 @@ static void produce(int p)
 
 	snprintf(path, sizeof(path), TEST_DBG "/%s/produce", pmus[p].name);
 	snprintf(bytes, sizeof(bytes), "%lu", pick(1UL << 20) + 1);
-	write_str(path, bytes);
+	write_file(path, bytes);
 }
 
 static void one_cycle(struct counts *c, int fail_fd)
@@ -278,7 +269,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < (int)(sizeof(fail_knobs) / sizeof(fail_knobs[0])); i++)
-		injecting &= !write_str(fail_knobs[i][0], fail_knobs[i][1]);
+		injecting &= !write_file(fail_knobs[i][0], fail_knobs[i][1]);
 	if (pipe(pipefd))
 		return 1;
 	for (i = 0; i < NPROC; i++) {
@@ -313,10 +304,10 @@ int main(int argc, char **argv)
 	while (wait(&status) > 0)
 		;
 	/* Probabilities first: no failure is injected while the rest change */
-	write_str(DBG "/failslab/probability", "0");
-	write_str(DBG "/fail_page_alloc/probability", "0");
-	write_str(DBG "/failslab/task-filter", "N");
-	write_str(DBG "/fail_page_alloc/task-filter", "N");
+	write_file(DBG "/failslab/probability", "0");
+	write_file(DBG "/fail_page_alloc/probability", "0");
+	write_file(DBG "/failslab/task-filter", "N");
+	write_file(DBG "/fail_page_alloc/task-filter", "N");
 
 	printf("auxfuzz: seed %llu, %d PMUs, %ld cycles, %ld events, %ld data and %ld AUX buffers mapped, %ld with output, %ld forks, %ld cycles with fault injection%s\n",
 	       seed, nr_pmus, total.cycles, total.opened, total.data, total.aux,

@@ -56,6 +56,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util.h"
+
 #define MODULE_PATH	"/aux_test_pmu.ko"
 #define RUNNER_DIR	"/kselftest"
 #define RUNNER		RUNNER_DIR "/run_kselftest.sh"
@@ -304,17 +306,6 @@ static void fuzz(long secs)
 	run_argv("auxfuzz", "/", argv, secs / 2 + 120);
 	printf("guest: auxfuzz: %ld AUX buffers set up by the test PMUs\n",
 	       aux_test_setups() - setups);
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
-	close(fd);
-	return ret;
 }
 
 /*
