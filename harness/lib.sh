@@ -195,12 +195,13 @@ kunit_out() {
 }
 
 # Kernel arguments of every TCG guest (kunit.py's too): 4 vCPUs emulated
-# on a shared 2-core host go without CPU time for seconds, which the RCU
-# stall and soft-lockup detectors report, with a stack trace, as if the
-# kernel had hung. They are about the emulator, not the kernel: a real
-# hang still ends in a test's or the guest's deadline, and warnings,
-# BUGs, sanitizer and lockdep reports are untouched.
-TCG_KERNEL_ARGS="rcupdate.rcu_cpu_stall_suppress=1 nosoftlockup"
+# on a shared 2-core host go without CPU time for seconds, more than the
+# RCU stall detector's 21 s and the soft-lockup detector's 20 s at worst,
+# and a report about the emulator would fail the run. Both detectors stay
+# on with their longest limits (RCU: 300 s; soft lockup: twice
+# watchdog_thresh, 120 s), so that a CPU the kernel or a test itself
+# keeps busy for minutes, say with interrupts off, is still reported.
+TCG_KERNEL_ARGS="rcupdate.rcu_cpu_stall_timeout=300 watchdog_thresh=60"
 
 # A kernel log line that fails a run: a warning, BUG, oops, panic, KASAN,
 # lockdep or hung-task report, or any stack trace (grep -E)
@@ -236,6 +237,7 @@ arch_make_args() {
 	case "$1" in
 	x86_64) echo ARCH=x86_64 ;;
 	arm64) echo ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ;;
+	riscv64) echo ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- ;;
 	i386) echo ARCH=i386 ;;
 	arm-nommu) echo ARCH=arm CROSS_COMPILE=arm-linux-gnueabi- ;;
 	*) die "unknown arch $1" ;;
@@ -254,6 +256,14 @@ variant_configs() {
 	esac
 }
 
+# kunit.py's --arch for ARCH (riscv64 is the kernel's ARCH=riscv)
+kunit_arch() {
+	case "$1" in
+	riscv64) echo riscv ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # Arguments of kunit.py (run or build) for ARCH and TREE, one per line:
 # the series' KUnit suites plus what the guests booting the same kernel
 # need (harness/configs/guest.config, the perf_events selftests' config).
@@ -266,7 +276,8 @@ variant_configs() {
 # would rebuild much of the kernel: HUGETLBFS, fault injection).
 kunit_args() {
 	local arch=$1 tree=$2 opt ct=${KUNIT_CONFIG_TREE:-$2}
-	printf '%s\n' --arch="$arch" --build_dir="$(kunit_out "$arch" "$tree")" \
+	# kunit.py names riscv64 by its kernel's ARCH
+	printf '%s\n' --arch="$(kunit_arch "$arch")" --build_dir="$(kunit_out "$arch" "$tree")" \
 		--jobs="$JOBS" --kunitconfig="$ct/kernel/events/.kunitconfig"
 	# mm's suite for huge vmap() mappings (series mm-vmap), where the
 	# tree has it: from its posted .kunitconfig (before that file, the
@@ -298,6 +309,7 @@ kunit_args() {
 		! grep -q '^config PAGE_BLOCK_MAX_ORDER' "$tree/mm/Kconfig" ||
 			printf '%s\n' --kconfig_add=CONFIG_PAGE_BLOCK_MAX_ORDER=7
 		;;
+	riscv64) printf '%s\n' --cross_compile=riscv64-linux-gnu- ;;
 	*) die "unknown arch $arch" ;;
 	esac
 }
@@ -307,6 +319,7 @@ guest_cc() {
 	case "$1" in
 	x86_64) echo gcc ;;
 	arm64) echo aarch64-linux-gnu-gcc ;;
+	riscv64) echo riscv64-linux-gnu-gcc ;;
 	*) die "unknown arch $1" ;;
 	esac
 }
@@ -335,6 +348,42 @@ debian_arm64() {
 			die "cannot fetch Debian's $pkg:arm64"
 	fi
 	printf '%s\n' "$d"
+}
+
+# debian_riscv64 PKG: Debian's riscv64 package PKG, fetched once and
+# unpacked under build/; prints where. Bookworm has no riscv64 port
+# (trixie, Debian 13, is the first release with one), so it comes from
+# trixie's pool, checked as apt would: the suite's InRelease against
+# debian-archive-keyring (which has trixie's keys), the package index
+# and the package against the hashes it signs.
+DEBIAN_RISCV64_SUITE=trixie
+debian_riscv64() {
+	local pkg=$1 d=$BUILD/debian-riscv64 url=http://deb.debian.org/debian
+	local idx=main/binary-riscv64/Packages.xz sum file
+	local get=/usr/lib/apt/apt-helper
+	if [ ! -e "$d/Packages" ]; then
+		rm -rf "$d" && mkdir -p "$d"
+		"$get" -q download-file "$url/dists/$DEBIAN_RISCV64_SUITE/InRelease" \
+			"$d/InRelease" >/dev/null 2>&1 &&
+			gpgv --keyring /usr/share/keyrings/debian-archive-keyring.gpg \
+				--output "$d/Release" "$d/InRelease" 2>/dev/null ||
+			die "cannot fetch or verify $DEBIAN_RISCV64_SUITE's InRelease"
+		sum=$(awk -v f="$idx" '/^SHA256:/ { s = 1; next } /^[^ ]/ { s = 0 }
+			s && $3 == f { print $1 }' "$d/Release")
+		[ -n "$sum" ] && "$get" -q download-file "$url/dists/$DEBIAN_RISCV64_SUITE/$idx" \
+			"$d/Packages.xz" "SHA256:$sum" >/dev/null 2>&1 &&
+			xz -d "$d/Packages.xz" || die "cannot fetch $DEBIAN_RISCV64_SUITE's $idx"
+	fi
+	if [ ! -e "$d/$pkg/.done" ]; then
+		read -r file sum < <(awk -v p="$pkg" '/^Package:/ { s = $2 == p }
+			s && /^Filename:/ { f = $2 } s && /^SHA256:/ { print f, $2; exit }' \
+			"$d/Packages")
+		rm -rf "${d:?}/$pkg" && mkdir -p "$d/$pkg"
+		[ -n "${sum:-}" ] && "$get" -q download-file "$url/$file" "$d/$pkg.deb" \
+			"SHA256:$sum" >/dev/null 2>&1 && dpkg-deb -x "$d/$pkg.deb" "$d/$pkg" &&
+			touch "$d/$pkg/.done" || die "cannot fetch Debian's $pkg:riscv64"
+	fi
+	printf '%s\n' "$d/$pkg"
 }
 
 # runner_root ARCH TREE ROOT: what the kselftest runner needs in the
@@ -366,6 +415,13 @@ runner_root() {
 		mkdir -p "$root/lib"
 		cp -L /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 \
 			/usr/aarch64-linux-gnu/lib/libc.so.6 "$root/lib/" ;;
+	riscv64)
+		# trixie's, with trixie's C library for timeout
+		bb=$(debian_riscv64 busybox-static)/usr/bin/busybox
+		cp "$(debian_riscv64 coreutils)/usr/bin/timeout" "$root/usr/bin/"
+		lib=$(debian_riscv64 libc6)/usr/lib/riscv64-linux-gnu
+		mkdir -p "$root/lib"
+		cp -L "$lib/ld-linux-riscv64-lp64d.so.1" "$lib/libc.so.6" "$root/lib/" ;;
 	esac
 	cp "$bb" "$root/bin/busybox"
 	# every applet the host's busybox (the same Debian version) has,
@@ -432,6 +488,11 @@ guest_boot() {
 		qemu=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on
 		      -append "console=ttyAMA0 $cmdline")
 		kernel=$out/arch/arm64/boot/Image.gz ;;
+	riscv64)
+		qemu=(qemu-system-riscv64 -machine virt -cpu rv64
+		      -bios /usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
+		      -append "console=ttyS0 $cmdline")
+		kernel=$out/arch/riscv/boot/Image ;;
 	*) die "unknown arch $arch" ;;
 	esac
 	timeout "${GUEST_TIMEOUT:-1500}" "${qemu[@]}" -nodefaults -nographic -no-reboot \
