@@ -198,9 +198,10 @@ kunit_out() {
 # on a shared 2-core host go without CPU time for seconds, more than the
 # RCU stall detector's 21 s and the soft-lockup detector's 20 s at worst,
 # and a report about the emulator would fail the run. Both detectors stay
-# on with their longest limits (RCU: 300 s; soft lockup: twice
-# watchdog_thresh, 120 s), so that a CPU the kernel or a test itself
-# keeps busy for minutes, say with interrupts off, is still reported.
+# on with their longest limits (RCU: 300 s; soft lockup, which only the
+# debug kernels have: twice watchdog_thresh, 120 s), so that a CPU the
+# kernel or a test itself keeps busy for minutes, say with interrupts
+# off, is still reported.
 TCG_KERNEL_ARGS="rcupdate.rcu_cpu_stall_timeout=300 watchdog_thresh=60"
 
 # A kernel log line that fails a run: a warning, BUG, oops, panic, KASAN,
@@ -252,6 +253,7 @@ variant_configs() {
 	kasan) echo "$TOP/harness/configs/debug.config $TOP/harness/configs/kasan.config" ;;
 	16k) echo "$TOP/harness/configs/16k.config" ;;
 	64k) echo "$TOP/harness/configs/64k.config" ;;
+	posted) ;;
 	*) die "unknown KVARIANT $KVARIANT" ;;
 	esac
 }
@@ -288,6 +290,17 @@ kunit_args() {
 		else
 			printf '%s\n' --kconfig_add=CONFIG_VMAP_HUGE_KUNIT_TEST=y
 		fi
+	fi
+	# KVARIANT=posted (harness/kunit --posted): the posted .kunitconfig
+	# files alone, as upstream CI runs them: no guest, no extra option
+	if [ "${KVARIANT:-}" = posted ]; then
+		case "$arch" in
+		arm64) printf '%s\n' --cross_compile=aarch64-linux-gnu-
+		       [ ! -f "$tree/drivers/hwtracing/coresight/.kunitconfig" ] ||
+				printf '%s\n' --kunitconfig=drivers/hwtracing/coresight/.kunitconfig ;;
+		riscv64) printf '%s\n' --cross_compile=riscv64-linux-gnu- ;;
+		esac
+		return
 	fi
 	while read -r opt; do
 		printf '%s\n' --kconfig_add="$opt"
@@ -411,21 +424,24 @@ runner_root() {
 		done ;;
 	arm64)
 		bb=$(debian_arm64 busybox-static)/bin/busybox
-		cp "$(debian_arm64 coreutils)/usr/bin/timeout" "$root/usr/bin/"
+		lib=$(debian_arm64 coreutils)
+		cp "$lib/usr/bin/timeout" "$root/usr/bin/"
 		mkdir -p "$root/lib"
 		cp -L /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 \
 			/usr/aarch64-linux-gnu/lib/libc.so.6 "$root/lib/" ;;
 	riscv64)
 		# trixie's, with trixie's C library for timeout
 		bb=$(debian_riscv64 busybox-static)/usr/bin/busybox
-		cp "$(debian_riscv64 coreutils)/usr/bin/timeout" "$root/usr/bin/"
+		lib=$(debian_riscv64 coreutils)
+		cp "$lib/usr/bin/timeout" "$root/usr/bin/"
 		lib=$(debian_riscv64 libc6)/usr/lib/riscv64-linux-gnu
 		mkdir -p "$root/lib"
 		cp -L "$lib/ld-linux-riscv64-lp64d.so.1" "$lib/libc.so.6" "$root/lib/" ;;
 	esac
 	cp "$bb" "$root/bin/busybox"
-	# every applet the host's busybox (the same Debian version) has,
-	# where a system has it, but not over GNU timeout
+	# every applet the host's busybox has (the same Debian version; for
+	# riscv64 an older one), where a system has it, but not over GNU
+	# timeout
 	for a in $(busybox --list-full); do
 		[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 	done
