@@ -275,7 +275,7 @@ kunit_arch() {
 # commits (TREE at or after the test patches) then have the test
 # kernel's config, so a comparison has the same config on both sides
 # and only what the commit changes is compiled again (config changes
-# would rebuild much of the kernel: HUGETLBFS, fault injection).
+# would rebuild much of the kernel: fault injection, for one).
 kunit_args() {
 	local arch=$1 tree=$2 opt ct=${KUNIT_CONFIG_TREE:-$2}
 	# kunit.py names riscv64 by its kernel's ARCH
@@ -315,8 +315,9 @@ kunit_args() {
 		# the tree has its .kunitconfig
 		[ ! -f "$tree/drivers/hwtracing/coresight/.kunitconfig" ] ||
 			printf '%s\n' --kunitconfig=drivers/hwtracing/coresight/.kunitconfig
-		# A pageblock smaller than a PMD block (with HUGETLB_PAGE they
-		# are the same size unless this limit says otherwise), so that
+		# A pageblock smaller than a PMD block (with THP, which the
+		# guests have, they are the same size unless this limit says
+		# otherwise), so that
 		# an AUX order taken from pageblock_order fails (mainline; 6.12
 		# has no such option)
 		! grep -q '^config PAGE_BLOCK_MAX_ORDER' "$tree/mm/Kconfig" ||

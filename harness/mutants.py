@@ -22,6 +22,7 @@ CS = 'drivers/hwtracing/coresight/coresight-core.c'
 ETM = 'drivers/hwtracing/coresight/coresight-etm-perf.c'
 TP = 'include/trace/events/perf.h'
 VM = 'mm/vmalloc.c'
+ARM64_VM = 'arch/arm64/include/asm/vmalloc.h'
 INTERNAL = 'kernel/events/internal.h'
 QUICK = (
     'opp-no-zero', 'order0-opportunistic', 'nosg-no-direct-reclaim',
@@ -281,13 +282,31 @@ MUTANTS = [
     # huge vmap() is on exactly where huge vmalloc() is (the oracle is
     # vmalloc_huge()'s page table, not vmap_huge_shift())
     ('vmap-shift-never-huge', VM,
-     '\tif (!vmap_allow_huge)\n\t\treturn PAGE_SHIFT;\n',
-     '\tif (1)\n\t\treturn PAGE_SHIFT;\n',
+     '\treturn vmap_allow_huge ? vm_shift(pgprot_nx(prot), size) : PAGE_SHIFT;\n',
+     '\treturn PAGE_SHIFT;\n',
      'x86_64', ''),
     ('vmap-shift-ignores-nohugevmalloc', VM,
-     '\tif (!vmap_allow_huge)\n\t\treturn PAGE_SHIFT;\n',
-     '\tif (0)\n\t\treturn PAGE_SHIFT;\n',
+     '\treturn vmap_allow_huge ? vm_shift(pgprot_nx(prot), size) : PAGE_SHIFT;\n',
+     '\treturn vm_shift(pgprot_nx(prot), size);\n',
      'x86_64', 'nohugevmalloc'),
+    # vmap() maps huge only on request (mm-vmap 1/4)
+    ('vmap-huge-without-flag', VM,
+     '\tif (vmap_allow_huge && (flags & VM_ALLOW_HUGE_VMAP) &&\n',
+     '\tif (vmap_allow_huge &&\n',
+     'x86_64', ''),
+    # contiguous PTEs without HugeTLB: arm64's pte_set_huge() (the
+    # stand-in), which vmap() and, for the tests' oracle, vmalloc() use
+    ('arm64-pte-set-huge-noop', ARM64_VM,
+     '\tif (size != CONT_PTE_SIZE)\n\t\treturn 0;\n\t__set_ptes(',
+     '\tif (1)\n\t\treturn 0;\n\t__set_ptes(',
+     'arm64', ''),
+    # arm64 says it has no contiguous PTEs for vmap(): vmalloc() and
+    # vmap() then agree on none, and only the documented size (the
+    # vmap_huge suite's second oracle) tells
+    ('arm64-no-cont-shift', ARM64_VM,
+     '\tif (size >= CONT_PTE_SIZE)\n\t\treturn CONT_PTE_SHIFT;\n',
+     '\tif (0)\n\t\treturn CONT_PTE_SHIFT;\n',
+     'arm64', ''),
     # cs_etm's decision, through etm_event_aux_alloc() itself
     ('etm-percpu-inverted', ETM,
      '\tif (!etm_event_percpu_sink(event))\n',
