@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# The settings below are read by the scripts that source this file:
+# shellcheck disable=SC2034
 # Common settings for the harness scripts. Source it; do not run it.
 
 set -euo pipefail
@@ -302,6 +304,8 @@ kunit_args() {
 		esac
 		return
 	fi
+	# variant_configs prints one file name a word, to be split
+	# shellcheck disable=SC2046
 	while read -r opt; do
 		printf '%s\n' --kconfig_add="$opt"
 	done < <(config_lines "$TOP/harness/configs/guest.config" \
@@ -502,6 +506,8 @@ guest_boot() {
 		qemu=(qemu-system-x86_64 -bios qboot.rom -append "console=ttyS0 $cmdline")
 		kernel=$out/arch/x86/boot/bzImage ;;
 	arm64)
+		# -cpu takes its properties after commas
+		# shellcheck disable=SC2054
 		qemu=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on
 		      -append "console=ttyAMA0 $cmdline")
 		kernel=$out/arch/arm64/boot/Image.gz ;;
