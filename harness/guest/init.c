@@ -65,6 +65,7 @@
 #define MODULE_NAME	"aux_test_pmu"
 #define TEST_DIR	"/tests"
 #define DEADLINE_S	600
+#define MAX_PROGS	32	/* perf_events programs run_kselftest() runs */
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 #define PAGE_OWNER_STACKS "/sys/kernel/debug/page_owner_stacks/show_stacks"
 
@@ -151,8 +152,10 @@ static void run(const char *dir, const char *name, long deadline)
  */
 static void run_kselftest(long deadline)
 {
-	char *argv[40] = { "/bin/sh", RUNNER }, *skip = getenv("KSFT_SKIP");
-	static char names[32][128];
+	/* "-t" and a name per program: room for MAX_PROGS of them */
+	char *argv[2 + 2 * MAX_PROGS + 1] = { "/bin/sh", RUNNER };
+	char *skip = getenv("KSFT_SKIP");
+	static char names[MAX_PROGS][128];
 	char line[128], *test, *t, *save;
 	int n = 2, i = 0, skipped;
 	FILE *fp;
@@ -160,7 +163,7 @@ static void run_kselftest(long deadline)
 	skip = skip ? strdup(skip) : NULL;
 	fp = fopen(RUNNER_DIR "/kselftest-list.txt", "r");
 	check(fp != NULL, "reading kselftest-list.txt");
-	while (fp && fgets(line, sizeof(line), fp) && i < 32 && n < 38) {
+	while (fp && fgets(line, sizeof(line), fp)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (strncmp(line, "perf_events:", 12))
 			continue;
@@ -176,6 +179,11 @@ static void run_kselftest(long deadline)
 		}
 		if (skipped)
 			continue;
+		if (i == MAX_PROGS) {
+			errno = 0;
+			check(0, "more perf_events programs than MAX_PROGS");
+			break;
+		}
 		snprintf(names[i], sizeof(names[i]), "%s", line);
 		argv[n++] = "-t";
 		argv[n++] = names[i++];
@@ -195,13 +203,16 @@ static void kill_check(void)
 	run_argv("kill-check.sh", "/", argv, 120);
 }
 
-static void load_module(void)
+/* Load the test PMU's module; whether it is loaded */
+static int load_module(void)
 {
-	int fd = open(MODULE_PATH, O_RDONLY);
+	int fd = open(MODULE_PATH, O_RDONLY), ok;
 
-	check(fd >= 0 && syscall(SYS_finit_module, fd, "", 0) == 0,
-	      "loading " MODULE_NAME);
-	close(fd);
+	ok = fd >= 0 && syscall(SYS_finit_module, fd, "", 0) == 0;
+	check(ok, "loading " MODULE_NAME);
+	if (fd >= 0)
+		close(fd);
+	return ok;
 }
 
 #define TRINITY		"/trinity/trinity"
@@ -405,7 +416,7 @@ int main(void)
 {
 	const char *deadline = getenv("TEST_DEADLINE");
 	struct dirent **names;
-	int i, n, fd;
+	int i, n, fd, loaded = 0;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
@@ -433,14 +444,12 @@ int main(void)
 		if (exists(KILL_CHECK))
 			kill_check();
 		if (exists(TRINITY) && getenv("TRINITY_SECS") && exists(MODULE_PATH)) {
-			load_module();
+			loaded = load_module();
 			fuzz(atol(getenv("TRINITY_SECS")));
-		} else {
-			unlink(MODULE_PATH);
 		}
 	} else {
 		if (exists(MODULE_PATH))
-			load_module();
+			loaded = load_module();
 		n = scandir(TEST_DIR, &names, NULL, cmp);
 		for (i = 0; i < n; i++) {
 			if (names[i]->d_name[0] != '.')
@@ -452,7 +461,7 @@ int main(void)
 			fuzz(atol(getenv("TRINITY_SECS")));
 	}
 
-	if (exists(MODULE_PATH)) {
+	if (loaded) {
 		check(syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) == 0,
 		      "unloading " MODULE_NAME);
 		errno = 0;

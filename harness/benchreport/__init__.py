@@ -1,0 +1,1 @@
+"""harness/bench-report's modules: data, goals, render."""

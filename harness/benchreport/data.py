@@ -1,0 +1,244 @@
+"""The benchmark's results: the guests' "bench: result" lines as rows
+(one dict per line, keyed by its own key=value fields, plus what is
+derived from them), and the lookups the goals and the renderers share."""
+import os
+import re
+import statistics
+import sys
+
+POLICIES = {
+    'aux_test': 'order-0 (default)',
+    'aux_test_large': 'PREFER_LARGE, "compact" (Intel PT today)',
+    'aux_test_pt': 'PREFER_LARGE, "large" (Intel PT with its patch)',
+    'aux_test_vmap': 'vmap(), "large" (SPE, TRBE opting in)',
+    'aux_test_nosg': 'NO_SG',
+    'aux_test_etm': 'cs_etm-like, TRBE-like sink (default)',
+    'aux_test_etm:large': 'cs_etm-like, TRBE-like sink, aux_alloc=2',
+    'aux_test_etm:etr': 'cs_etm-like, ETR-like sink',
+}
+# Short names for the plot
+SHORT = {
+    'aux_test': 'order-0',
+    'aux_test_large': 'PT today',
+    'aux_test_pt': 'PT large',
+    'aux_test_vmap': 'SPE-like large',
+    'aux_test_nosg': 'NO_SG',
+    'aux_test_etm': 'TRBE-like',
+    'aux_test_etm:large': 'TRBE-like, aux_alloc=2',
+    'aux_test_etm:etr': 'ETR-like',
+}
+STATES = ['fresh', 'partial', 'fragmented', 'pressure']
+ARCH_TITLES = {
+    'x86_64': 'x86_64, 4 KiB pages',
+    'arm64': 'arm64, 4 KiB pages',
+    'arm64_16k': 'arm64, 16 KiB pages',
+}
+# States whose buddyinfo is printed before any AUX run (all but pressure,
+# which adds load)
+BUDDYINFO = STATES[:-1]
+
+
+# The PMUs whose policy compacts by design: NO_SG, and PREFER_LARGE's
+# "compact" (Intel PT without its patch, and the base's PREFER_LARGE)
+COMPACTING = ('aux_test_nosg', 'aux_test_large')
+
+# Intel PT's rows: today (the base), without its patch (the series'
+# "compact", which must equal the base) and with it (the series' "large")
+PT_ROWS = (('base', 'aux_test_large'), ('series', 'aux_test_large'),
+           ('series', 'aux_test_pt'))
+
+# Entries of one ToPA table, as harness/guest/bench.c counts them (its
+# TOPA_ENTRIES: Intel PT's TENTS_PER_PAGE less the END entry)
+TOPA_ENTRIES = 507
+
+
+def label(kernel, pmu):
+    return '{}: {}'.format(kernel, POLICIES.get(pmu, pmu))
+
+
+def short(kernel, pmu):
+    return '{}: {}'.format(kernel, SHORT.get(pmu, pmu))
+
+
+def parse(results):
+    rows = []
+    raw = os.path.join(results, 'raw')
+    for name in sorted(os.listdir(raw)):
+        # ARCH is x86_64, arm64 or arm64_16k (16 KiB pages)
+        m = re.fullmatch(r'(\w+)-(base|series)-(\w+)-(\d+)-\d+\.log', name)
+        if not m:
+            continue
+        arch, kernel, state, rep = m.groups()
+        with open(os.path.join(raw, name), errors='replace') as f:
+            for line in f:
+                if not line.startswith('bench: result '):
+                    continue
+                kvs = line.split()[2:]
+                if not all('=' in kv for kv in kvs):
+                    # a kernel message printed into the line on the console
+                    print(f'bench-report: {name}: skipping a garbled result line',
+                          file=sys.stderr)
+                    continue
+                r = dict(kv.split('=', 1) for kv in kvs)
+                r.setdefault('mode', 'write')
+                r.update(arch=arch, kernel=kernel, state=state,
+                         repeat=int(rep), policy=label(kernel, r['pmu']),
+                         headline=r['headline'] == '1')
+                rows.append(r)
+    derive(rows)
+    return rows
+
+
+def derive(rows):
+    """The figures computed from each row's own fields, and its ratios to
+    the order-0 row (aux_test) of the same arch, kernel, state, repeat,
+    size and mode."""
+    def cell_key(r):
+        return tuple(r[k] for k in ('arch', 'kernel', 'state', 'repeat',
+                                    'size_kb', 'mode'))
+    order0 = {cell_key(r): r for r in rows if r['pmu'] == 'aux_test'}
+    for r in rows:
+        mb = int(r['cpus']) * int(r['size_kb']) / 1024
+        hist = [int(x) for x in r['order_hist'].split(':')]
+        bufs = int(r['mmaps']) - int(r['failed'])
+        r['chunks_per_mb'] = (sum(hist) / bufs / (mb / int(r['cpus']))
+                              if bufs else float('nan'))
+        r['max_order'] = max((o for o, n in enumerate(hist) if n), default=-1)
+        r['topa_tables'] = num(r.get('topa_tables_per_buf'))
+        if r['topa_tables'] < 0:
+            r['topa_tables'] = float('nan')
+        if num(r.get('tp_allocs')) < 0:  # kernel without the tracepoint
+            r['tp_misses'] = float('nan')
+        for k in ('some', 'full'):
+            v = num(r.get('psi_{}_us'.format(k)))
+            r['psi_{}_per_mmap'.format(k)] = (v / int(r['mmaps']) if v >= 0 and
+                                              int(r['mmaps']) else float('nan'))
+        for k in ('topa_mixed_per_buf', 'topa_walk_avg', 'topa_walk_max'):
+            if num(r.get(k)) < 0:
+                r[k] = float('nan')
+        r['high_order_free_mb_held'] = num(r.get('free_kb_2m_held')) / 1024
+        # The floor: the same size faulted in as anonymous memory
+        r['lat_p50_floor'] = (float(r['lat_p50_us']) / num(r.get('floor_p50_us'))
+                              if num(r.get('floor_p50_us')) > 0 else float('nan'))
+        # The THP probe's huge pages, as a share of its region
+        huge_kb = num(r.get('thp_fault_alloc')) * num(r.get('thp_kb'))
+        r['thp_share'] = (100.0 * huge_kb / num(r['thp_probe_kb'])
+                          if huge_kb >= 0 and num(r.get('thp_probe_kb')) > 0
+                          else float('nan'))
+        ref = order0.get(cell_key(r))
+        for p in ('p50', 'p99'):
+            key = 'lat_{}_us'.format(p)
+            r['lat_{}_ratio'.format(p)] = (
+                float(r[key]) / float(ref[key])
+                if ref and float(ref[key]) > 0 else float('nan'))
+
+
+def read_run_info(results):
+    """run.txt of a run, as a dict (harness/bench writes "key: value")"""
+    info = {}
+    path = os.path.join(results, 'run.txt')
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                k, _, v = line.partition(':')
+                info[k.strip()] = v.strip()
+    return info
+
+
+def run_params(run_info, rows):
+    """From run.txt's "big_kb" and "grid" (harness/bench writes them): the
+    big cell's size in KiB per CPU (None: not run), and the size grid's
+    policies, base and series, in the order of the tables."""
+    big = int(run_info['big_kb']) if run_info.get('big_kb') else None
+    pmus = run_info.get('grid', '').split()
+    grid = [(k, p) for k in ('base', 'series') for p in pmus
+            if any(r['kernel'] == k and r['pmu'] == p for r in rows)]
+    return big, grid
+
+
+def mark_big(rows, big):
+    """Mark the rows of the big cell (r['big'])"""
+    for r in rows:
+        r['big'] = bool(big and r['state'] == 'fragmented' and
+                        int(r['size_kb']) == big and not r['headline'])
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return float('nan')
+
+
+def finite(values):
+    """The values that are numbers (NaN dropped)."""
+    return [v for v in values if v == v]
+
+
+def policies_of(rows):
+    order = []
+    for kernel in ('base', 'series'):
+        for pmu in sorted({r['pmu'] for r in rows if r['kernel'] == kernel},
+                          key=lambda p: (p not in POLICIES, p)):
+            order.append((kernel, pmu))
+    return order
+
+
+def buddyinfo(results, arch, state):
+    """The buddyinfo lines before the first PMU's run of one boot."""
+    path = os.path.join(results, 'raw', '{}-series-{}-0-0.log'.format(arch, state))
+    if not os.path.exists(path):
+        return []
+    out, frag, first = [], [], None
+    with open(path, errors='replace') as f:
+        for line in f:
+            if line.startswith('bench: fragmenter') and not frag:
+                frag.append(line.split(' ', 1)[1].strip())
+            m = re.match(r'bench: buddyinfo (\S+) (Node.*)', line)
+            if m:
+                first = first or m.group(1)
+                if m.group(1) == first:
+                    out.append(m.group(2).rstrip())
+                elif out:
+                    break
+    return frag + out
+
+
+def size_label(kb):
+    kb = int(kb)
+    return '{} MiB'.format(kb // 1024) if kb >= 1024 else '{} KiB'.format(kb)
+
+
+def select(rows, **kw):
+    return [r for r in rows if all(r[k] == v for k, v in kw.items())]
+
+
+def med(rows, key):
+    vals = finite(num(r.get(key)) for r in rows)
+    return statistics.median(vals) if vals else float('nan')
+
+
+def size_cells(rows, arch):
+    """Rows of the size grid: every cell but the big one."""
+    return [r for r in rows if r['arch'] == arch and not r['big']]
+
+
+def pt_cells(rows, arch):
+    """The Intel PT comparison's cells: (state, size in KiB, mode) of every
+    cell of the series' PT-like PMU but the big one, in table order."""
+    return [(STATES[si], kb, mode) for si, kb, mode in sorted(
+        {(STATES.index(r['state']), int(r['size_kb']), r['mode'])
+         for r in size_cells(rows, arch) if r['kernel'] == 'series' and
+         r['pmu'] == 'aux_test_pt'})]
+
+
+def pt_pair(rows, arch, state, kb, mode):
+    """PT_ROWS' rows of one cell."""
+    return tuple(select(rows, arch=arch, state=state, kernel=kernel, pmu=pmu,
+                        size_kb=str(kb), mode=mode)
+                 for kernel, pmu in PT_ROWS)
+
+
+def stalls(rs):
+    """Direct compaction stalls + direct reclaim runs (medians)."""
+    return med(rs, 'compact_stall') + med(rs, 'allocstall')

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The memory states of the benchmark and harness/fragmented (memstate.c). */
+#ifndef BENCH_MEMSTATE_H
+#define BENCH_MEMSTATE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Exempt the caller from the OOM killer, block SIGUSR1 (the pressure
+ * child's start signal) and turn off what would undo a state
+ * (proactive compaction, watermark boost, khugepaged's defrag).
+ */
+void memstate_init(void);
+
+/*
+ * Make a state ("fresh", "partial", "fragmented" or "pressure") with
+ * its children, check that they are still there (the OOM killer may take
+ * them), and stop them.
+ */
+void state_enter(const char *state);
+int state_alive(void);
+void state_leave(void);
+
+/* The children of the state; more hogs for blocks a cell's freed memory made */
+#define MAX_HOGS	8
+extern pid_t state_frag, state_press, state_hog, state_hogs[MAX_HOGS];
+extern int state_nhogs;
+
+/* THP for MADV_HUGEPAGE regions only, without compaction; non-zero without THP */
+int thp_free_blocks_only(void);
+/* @len bytes of MADV_HUGEPAGE anonymous memory aligned to a THP, or NULL */
+char *thp_region(size_t len);
+
+/* Fork a child that runs fn(ready_fd), and wait until it is ready */
+pid_t start_child(void (*fn)(int));
+void stop_child(pid_t pid);
+void thp_hog(int ready_fd);
+
+#endif

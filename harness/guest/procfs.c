@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the benchmark's guest programs read of the kernel: the bench.*
+ * parameters of its command line, /proc/vmstat, buddyinfo, PSI,
+ * pagetypeinfo, meminfo, zoneinfo and the extfrag trace events; and the
+ * machine's page geometry.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procfs.h"
+#include "util.h"
+
+long page_size;
+int ncpus;
+int high_order, mid_order;
+size_t pmd_size;
+
+/*
+ * /proc/vmstat counters whose deltas are reported: first those that say a
+ * cell changed the memory state the next one starts from (compaction,
+ * reclaim, the OOM killer; NR_VM_STATE of them), then the background work
+ * a cell woke that need not change it.
+ */
+const char * const vm_keys[] = {
+	"compact_stall", "compact_fail", "compact_success",
+	"compact_migrate_scanned", "compact_free_scanned",
+	"pgscan_direct", "pgsteal_direct", "pgscan_kswapd", "oom_kill",
+	"compact_daemon_wake", "allocstall",	/* sum of allocstall_* */
+	"pgsteal_kswapd", "pageoutrun", "compact_daemon_migrate_scanned",
+	"compact_daemon_free_scanned", "kswapd_low_wmark_hit_quickly",
+	"kswapd_high_wmark_hit_quickly",
+};
+_Static_assert(sizeof(vm_keys) / sizeof(vm_keys[0]) == NR_VM,
+	       "NR_VM in procfs.h counts vm_keys");
+
+void geometry_init(void)
+{
+	page_size = sysconf(_SC_PAGESIZE);
+	high_order = __builtin_ctzl((2UL << 20) / page_size);
+	mid_order = page_size < 65536 ? __builtin_ctzl(65536 / page_size) : 0;
+	pmd_size = (size_t)page_size / sizeof(long) * page_size;
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus > MAX_CPUS)
+		ncpus = MAX_CPUS;
+}
+
+void die(const char *what)
+{
+	printf("bench: error %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* The value of bench.<name>= on the kernel command line, or NULL */
+const char *cmdline_value(const char *name)
+{
+	static char buf[4096];
+	char key[64], *p;
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		die("reading /proc/cmdline");
+	fclose(f);
+	snprintf(key, sizeof(key), "bench.%s=", name);
+	p = strstr(buf, key);
+	return p ? p + strlen(key) : NULL;
+}
+
+long param(const char *name, long def)
+{
+	const char *v = cmdline_value(name);
+
+	return v ? strtol(v, NULL, 0) : def;
+}
+
+const char *state_param(void)
+{
+	static char state[32] = "fresh";
+	const char *v = cmdline_value("state");
+
+	if (v)
+		sscanf(v, "%31[a-z]", state);
+	return state;
+}
+
+/*
+ * Sums, per key, the /proc/vmstat counters named @keys[0..@n) into @v
+ * ("allocstall" sums every allocstall_* zone counter); returns how many
+ * lines matched.
+ */
+int vmstat_scan(const char * const *keys, size_t n, long long *v)
+{
+	char key[64];
+	long long val;
+	FILE *f = fopen("/proc/vmstat", "r");
+	int found = 0;
+	size_t i;
+
+	if (!f)
+		die("opening /proc/vmstat");
+	memset(v, 0, n * sizeof(*v));
+	while (fscanf(f, "%63s %lld", key, &val) == 2)
+		for (i = 0; i < n; i++)
+			if (!strcmp(key, keys[i]) ||
+			    (!strcmp(keys[i], "allocstall") &&
+			     !strncmp(key, "allocstall_", 11))) {
+				v[i] += val;
+				found++;
+			}
+	fclose(f);
+	return found;
+}
+
+void read_vmstat(long long *v)
+{
+	vmstat_scan(vm_keys, NR_VM, v);
+}
+
+/* One /proc/vmstat counter, -1 if this kernel has none of that name. */
+long long vmstat_value(const char *name)
+{
+	long long v;
+
+	return vmstat_scan(&name, 1, &v) ? v : -1;
+}
+
+/* Free memory in blocks of order >= min_order, in KiB, from buddyinfo. */
+long free_kb_from(int min_order, int print, const char *when)
+{
+	char line[512], *p;
+	long total = 0, n;
+	int order, off;
+	FILE *f = fopen("/proc/buddyinfo", "r");
+
+	if (!f)
+		die("opening /proc/buddyinfo");
+	while (fgets(line, sizeof(line), f)) {
+		if (print)
+			printf("bench: buddyinfo %s %s", when, line);
+		p = strstr(line, "zone");
+		if (!p)
+			continue;
+		p += 4;
+		while (*p == ' ')
+			p++;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		for (order = 0; sscanf(p, "%ld%n", &n, &off) == 1; order++) {
+			if (order >= min_order)
+				total += n << order;
+			p += off;
+		}
+	}
+	fclose(f);
+	return total * (page_size / 1024);
+}
+
+/*
+ * The total stall times of /proc/pressure/memory, "some" and "full", in
+ * microseconds; -1 without PSI.
+ */
+void psi_memory(long long *some, long long *full)
+{
+	char line[256];
+	long long t;
+	FILE *f = fopen("/proc/pressure/memory", "r");
+
+	*some = *full = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "total=");
+
+		if (!p || sscanf(p, "total=%lld", &t) != 1)
+			continue;
+		if (!strncmp(line, "some", 4))
+			*some = t;
+		else if (!strncmp(line, "full", 4))
+			*full = t;
+	}
+	fclose(f);
+}
+
+/* Pageblocks of the Unmovable and Reclaimable types, from pagetypeinfo. */
+long unmovable_blocks(void)
+{
+	char line[512], zone[32];
+	long unmov, mov, recl, total = 0;
+	int in_blocks = 0, node;
+	FILE *f = fopen("/proc/pagetypeinfo", "r");
+
+	if (!f)
+		die("opening /proc/pagetypeinfo");
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Number of blocks type", 21)) {
+			in_blocks = 1;
+			continue;
+		}
+		if (in_blocks &&
+		    sscanf(line, "Node %d, zone %31s %ld %ld %ld", &node, zone,
+			   &unmov, &mov, &recl) == 5)
+			total += unmov + recl;
+	}
+	fclose(f);
+	return total;
+}
+
+/* kmem:mm_page_alloc_extfrag events since the last reset */
+long extfrag_events(int reset)
+{
+	char path[128], line[128];
+	long n, total = 0;
+	int cpu;
+	FILE *f;
+
+	if (reset) {
+		if (write_file_flags(TRACEFS "/trace", "", O_TRUNC) ||
+		    write_file(EXTFRAG, "1"))
+			die("enabling kmem:mm_page_alloc_extfrag");
+		return 0;
+	}
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(path, sizeof(path), TRACEFS "/per_cpu/cpu%d/stats", cpu);
+		f = fopen(path, "r");
+		if (!f)
+			die("reading the trace stats");
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "entries: %ld", &n) == 1 ||
+			    sscanf(line, "overrun: %ld", &n) == 1)
+				total += n;
+		fclose(f);
+	}
+	return total;
+}
+
+/* The "key: N kB" value of a meminfo-like file, or -1 */
+long meminfo_kb_of(const char *path, const char *key)
+{
+	char line[256];
+	long v = -1;
+	size_t len = strlen(key);
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':')
+			v = strtol(line + len + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+long meminfo_kb(const char *key)
+{
+	return meminfo_kb_of("/proc/meminfo", key);
+}
+
+/* Sum of the zones' high watermarks, in KiB */
+long high_watermarks_kb(void)
+{
+	char line[256];
+	long v, total = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		die("opening /proc/zoneinfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " high %ld", &v) == 1)
+			total += v;
+	fclose(f);
+	return total * (page_size / 1024);
+}

@@ -1,0 +1,163 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034
+# The base and its series: which base, its tag, the series files in order, applying them. Sourced by harness/lib.sh; do not source it alone.
+
+# ---- The base ----
+# base_load [BASE]: resolve a base (default: $BASE, else mainline) and
+# set everything that follows from it. Scripts call it; sourcing this
+# file loads none, and a script that works on both bases loads each in
+# turn.
+#   mainline  Linux 7.1.5, the tarball ../shared/base/linux-7.1.5.tar.xz
+#             beside the project, else build/linux-7.1.5.tar.xz; the
+#             series sent upstream: patches/
+#   6.12      Debian's linux-source-6.12 (the newest 6.12.y Debian ships),
+#             the backport for Android's GKI kernels: patches/6.12/
+# BASE_SUFFIX tells the per-base directories under build/ apart. TREE is
+# the developer's tree (edit and commit there), TESTTREE the one the
+# test command checks out.
+# The Debian package of the 6.12 base (harness/deps installs it always)
+BACKPORT_PKG=linux-source-6.12
+base_load() {
+	BASE=${1:-${BASE:-mainline}}
+	case "$BASE" in
+	mainline)
+		BASE_VERSION=7.1.5
+		BASE_PKG=
+		BASE_TOPDIR=linux-$BASE_VERSION	# what the tarball unpacks to
+		BASE_TARBALL=$(cd "$TOP/.." && pwd)/shared/base/linux-$BASE_VERSION.tar.xz
+		[ -f "$BASE_TARBALL" ] || BASE_TARBALL=$BUILD/linux-$BASE_VERSION.tar.xz
+		PATCHES=$TOP/patches
+		SUBJECT_PREFIX="PATCH v4"
+		# The commit of the v7.1.5 release in linux-stable: what the
+		# tarball holds, and the base-commit the cover letters name.
+		BASE_COMMIT=155b42bec9cbb6b8cdc47dd9bd09503a81fbe493
+		BASE_SUFFIX=
+		;;
+	6.12)
+		BASE_VERSION=
+		BASE_PKG=$BACKPORT_PKG
+		BASE_TOPDIR=$BASE_PKG
+		BASE_TARBALL=/usr/src/$BASE_PKG.tar.xz
+		PATCHES=$TOP/patches/6.12
+		SUBJECT_PREFIX="PATCH 6.12.y v4"
+		BASE_COMMIT=	# Debian's source package: no upstream commit names it
+		BASE_SUFFIX=-6.12
+		;;
+	*)
+		die "unknown BASE=$BASE (mainline or 6.12)" ;;
+	esac
+	export BASE
+	TREE=$BUILD/linux$BASE_SUFFIX
+	TESTTREE=$BUILD/test$BASE_SUFFIX
+}
+
+# Debian version of the installed base package, e.g. 6.12.118-1~deb12u1
+base_pkg_version() {
+	dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null
+}
+
+# Tag of the base commit: base/v7.1.5 for mainline; for 6.12, one per
+# Debian package version, e.g. base/6.12.118-1_deb12u1
+base_tag() {
+	local v
+	if [ -z "$BASE_PKG" ]; then
+		printf 'base/v%s\n' "$BASE_VERSION"
+		return
+	fi
+	v=$(base_pkg_version) || die "$BASE_PKG is not installed (run harness/deps)"
+	printf 'base/%s\n' "$(printf '%s' "$v" | tr '~:' '_.')"
+}
+
+# One line saying what the base is, for logs and reports
+base_describe() {
+	if [ -z "$BASE_PKG" ]; then
+		printf 'Linux %s (%s)\n' "$BASE_VERSION" "${BASE_TARBALL:-no tarball}"
+	else
+		printf '%s %s\n' "$BASE_PKG" "$(base_pkg_version)"
+	fi
+}
+
+# The series of the base, in the order they apply, one per line:
+# DIRECTORY PREFIX. With a file "order", PATCHES holds one directory per
+# series, listed there in order with its subject prefix ("-": applied by
+# the harness, never posted); without one, PATCHES itself is the one
+# series (the 6.12 backport).
+series_dirs() {
+	local d prefix
+	if [ ! -f "$PATCHES/order" ]; then
+		printf '%s %s\n' "$PATCHES" "$SUBJECT_PREFIX"
+		return
+	fi
+	while read -r d prefix; do
+		case "$d" in ''|'#'*) continue ;; esac
+		[ -n "$prefix" ] || die "$PATCHES/order: no subject prefix for $d"
+		printf '%s %s\n' "$PATCHES/$d" "$prefix"
+	done < "$PATCHES/order"
+}
+
+# The patches of all series, in order, as absolute paths
+series_files() {
+	local d p dirs
+	mapfile -t dirs < <(series_dirs | cut -d' ' -f1)
+	[ "${#dirs[@]}" -gt 0 ] || die "$PATCHES/order lists no series"
+	for d in "${dirs[@]}"; do
+		[ -f "$d/series" ] || die "missing $d/series"
+		while read -r p; do
+			case "$p" in ''|'#'*) continue ;; esac
+			[ -f "$d/$p" ] || die "$d/series lists missing file $p"
+			printf '%s\n' "$d/$p"
+		done < "$d/series"
+	done
+}
+
+# Patch-ids of the series files, in order (whitespace counts)
+series_patch_ids() {
+	local f
+	series_files | while read -r f; do
+		git patch-id --verbatim < "$f" | awk '{print $1}'
+	done
+}
+
+# Patch-ids of the commits base..HEAD of a tree, in order (whitespace counts)
+tree_patch_ids() {
+	local tree=$1 base=$2 c
+	git -C "$tree" rev-list --reverse "$base..HEAD" | while read -r c; do
+		git -C "$tree" show --format= "$c" | git patch-id --verbatim | awk '{print $1}'
+	done
+}
+
+# Copy the first N lines of stdin (all of them when N is empty); reads
+# everything, so the writer never gets SIGPIPE.
+first_n() {
+	awk -v n="${1:-}" 'n == "" || NR <= n + 0'
+}
+
+# git am the series (or its first N patches) on top of a tree's HEAD
+apply_series() {
+	local tree=$1 n=${2:-}
+	local files
+	mapfile -t files < <(series_files | first_n "$n")
+	[ "${#files[@]}" -gt 0 ] || return 0
+	git_identity
+	if ! git -C "$tree" am --quiet --keep-cr --whitespace=error-all "${files[@]}"; then
+		git -C "$tree" am --abort >/dev/null 2>&1 || true
+		die "the series in $PATCHES does not apply to $(base_tag)"
+	fi
+}
+
+# before_count: how many patches of the base's series the benchmark's
+# "before" kernel has: those up to the one that adds the AUX selftests
+# (tools/testing/selftests/perf_events/aux_mmap.c), so that the base's
+# own policies can be measured and tested with the series' test PMU.
+# harness/bench and harness/bisect-fragmented both start from it.
+before_count() {
+	local i=0 f
+	while read -r f; do
+		i=$((i + 1))
+		if grep -q '^+++ b/tools/testing/selftests/perf_events/aux_mmap\.c$' "$f"; then
+			printf '%s\n' "$i"
+			return
+		fi
+	done < <(series_files)
+	die "no patch of $PATCHES adds the AUX selftests (aux_mmap.c)"
+}
