@@ -26,12 +26,18 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # line that is not a comment), which says what it takes. "--help" as a
 # script's first argument prints it and exits, for every script.
 usage() {
-	sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' "$0"
+	sed -n '2,/^[^#]/{/^#/!q;/^# shellcheck /d;s/^# \{0,1\}//;p}' "$0"
 }
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
 	usage
 	exit 0
 fi
+# take_arg OPTION ARGS...: the value of an option that needs one, in
+# OPTARG ("$@" at the option); a bad command line if there is none
+take_arg() {
+	[ $# -ge 2 ] || die_usage "$1 needs a value"
+	OPTARG=$2
+}
 # die_usage MESSAGE: stop on a bad command line, with the usage lines
 die_usage() {
 	printf 'error: %s\n' "$1" >&2
@@ -41,16 +47,16 @@ die_usage() {
 }
 
 # ---- Cleanup: one EXIT trap, a stack of commands ----
-# on_exit CMD: run the command string CMD when the script exits, however
-# it exits: success, failure, die, or SIGINT, SIGTERM or SIGHUP (the
-# script then exits 130, 143 or 129). Commands run last registered
-# first, each once; one that fails does not stop the others. A script
-# that checks out other commits of a shared tree, unpacks into a scratch
-# directory or starts QEMU registers the undoing here, right where it
-# starts doing it. exit_pop drops the last command registered (its job
-# ended normally).
+# on_exit COMMAND [ARGS...]: run the command when the script exits,
+# however it exits: success, failure, die, or SIGINT, SIGTERM or SIGHUP
+# (the script then exits 130, 143 or 129). Its arguments are taken as
+# they are now. Commands run last registered first, each once; one that
+# fails does not stop the others. A script that checks out other commits
+# of a shared tree, unpacks into a scratch directory or starts QEMU
+# registers the undoing here, right where it starts doing it. exit_pop
+# drops the last command registered (its job ended normally).
 EXIT_STACK=()
-on_exit() { EXIT_STACK+=("$1"); }
+on_exit() { EXIT_STACK+=("$(printf '%q ' "$@")"); }
 exit_pop() { unset 'EXIT_STACK[${#EXIT_STACK[@]}-1]'; }
 run_exit_stack() {
 	local i
@@ -59,6 +65,10 @@ run_exit_stack() {
 	done
 	EXIT_STACK=()
 }
+# stop_pid PID: stop a background job (TERM) and reap it; stop_group
+# PID: the same for the process group PID leads (setsid), all of it
+stop_pid() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
+stop_group() { kill -- "-$1" 2>/dev/null; wait "$1" 2>/dev/null; }
 trap 'run_exit_stack' EXIT
 trap 'log "interrupted"; exit 130' INT
 trap 'log "terminated"; exit 143' TERM

@@ -96,7 +96,10 @@ def derive(rows):
     def cell_key(r):
         return tuple(r[k] for k in ('arch', 'kernel', 'state', 'repeat',
                                     'size_kb', 'mode'))
-    order0 = {cell_key(r): r for r in rows if r['pmu'] == 'aux_test'}
+    order0 = {}
+    for r in rows:
+        if r['pmu'] == 'aux_test':
+            order0.setdefault(cell_key(r), r)
     for r in rows:
         mb = int(r['cpus']) * int(r['size_kb']) / 1024
         hist = [int(x) for x in r['order_hist'].split(':')]

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +29,8 @@ int main(void)
 
 	geometry_init();
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* Keep the kernel's info messages out of the lines harness/fragmented reads */
+	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
 	if (!then || (strcmp(state, "fresh") && strcmp(state, "fragmented") &&
 		      strcmp(state, "partial") && strcmp(state, "pressure"))) {
 		errno = EINVAL;

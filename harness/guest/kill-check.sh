@@ -1,5 +1,5 @@
 #!/bin/sh
-# In the selftest guest (runner mode, harness/selftests KILL_CHECK=1):
+# In the selftest guest (runner mode, harness/selftests --kill-check):
 # kill aux_fault.sh in the middle of aux_fault's stress test, then check
 # that nothing is left behind: no AUX test process, the test PMU's
 # module unloaded, the fault-injection settings and kptr_restrict as

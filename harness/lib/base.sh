@@ -71,7 +71,8 @@ base_tag() {
 # One line saying what the base is, for logs and reports
 base_describe() {
 	if [ -z "$BASE_PKG" ]; then
-		printf 'Linux %s (%s)\n' "$BASE_VERSION" "${BASE_TARBALL:-no tarball}"
+		printf 'Linux %s (%s)\n' "$BASE_VERSION" \
+			"$([ -f "$BASE_TARBALL" ] && echo "$BASE_TARBALL" || echo "no tarball at $BASE_TARBALL")"
 	else
 		printf '%s %s\n' "$BASE_PKG" "$(base_pkg_version)"
 	fi
