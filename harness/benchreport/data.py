@@ -134,6 +134,125 @@ def derive(rows):
             r['lat_{}_ratio'.format(p)] = (
                 float(r[key]) / float(ref[key])
                 if ref and float(ref[key]) > 0 else float('nan'))
+        # PSI over the mmap() calls only, per mmap() (-1 or absent: none)
+        for k in ('some', 'full'):
+            v = num(r.get('psi_{}_mmap_us'.format(k)))
+            r['psi_{}_mmap_per'.format(k)] = (v / int(r['mmaps']) if v >= 0 and
+                                              int(r['mmaps']) else float('nan'))
+        for k in ('free_blocks_before', 'free_blocks_held'):
+            r[k + '_list'] = ([int(x) for x in r[k].split(':')] if r.get(k)
+                              else [])
+        for k in ('slab_fallbacks', 'slab_probe_failed'):
+            if num(r.get(k)) < 0:
+                r[k] = float('nan')
+        # the oracle's chunks and translations of a buffer, per MiB
+        chunks, transl = oracle_of(r)
+        r['chunks_oracle'] = chunks / (mb / int(r['cpus']))
+        r['translations_oracle'] = transl / (mb / int(r['cpus']))
+        r['chunks_vs_oracle'] = (r['chunks_per_mb'] / r['chunks_oracle']
+                                 if r['chunks_oracle'] > 0 else float('nan'))
+        r['translations_vs_oracle'] = (
+            num(r.get('translations_per_mb')) / r['translations_oracle']
+            if r['translations_oracle'] > 0 and num(r.get('translations_per_mb')) >= 0
+            else float('nan'))
+
+
+# The orders the policies of the oracle take (rb_alloc_aux(),
+# rb_aux_next_order()): Intel PT's "large" walk, and a vmap() PMU's
+ORACLE_PMUS = ('aux_test_pt', 'aux_test_vmap')
+COSTLY_ORDER = 3	# PAGE_ALLOC_COSTLY_ORDER
+
+
+def oracle(free, nbufs, pages, max_order, vmap_orders=None):
+    """The fewest chunks (and translations) in which NBUFS buffers of PAGES
+    pages each can be made from the free blocks FREE (count per order)
+    without compaction, by the policy's own rules: each chunk the largest
+    order up to MAX_ORDER and the pages left whose block is free (the
+    smallest such block, split, as the buddy allocator does), with
+    VMAP_ORDERS (pmd, cont) only those orders and single pages, and
+    without them no order of COSTLY_ORDER or less once a larger one was
+    not free (the "large" walk leaves those blocks to slab). Returns
+    (chunks, translations), translations counted for VMAP_ORDERS only;
+    (nan, nan) when the free blocks do not hold the buffers."""
+    free = list(free) + [0] * 2
+    chunks = transl = 0
+    pmd, cont = vmap_orders or (0, 0)
+
+    def have(o):
+        return any(free[k] for k in range(o, len(free)))
+
+    def mapping(o):
+        if pmd and o >= pmd:
+            return 1 << (o - pmd)
+        if cont and o >= cont:
+            return 1 << (o - cont)
+        return 1 << o
+
+    for _ in range(nbufs):
+        left, missed = pages, False
+        while left:
+            cap = min(max_order, left.bit_length() - 1)
+            if vmap_orders:
+                want = [o for o in (pmd, cont) if 0 < o <= cap]
+            else:
+                want = [o for o in range(cap, 0, -1)
+                        if not (missed and o <= COSTLY_ORDER)]
+            order = next((o for o in want if have(o)), 0)
+            if not vmap_orders and want and order != want[0]:
+                missed = True
+                if order <= COSTLY_ORDER:
+                    order = 0
+            if not have(order):
+                return float('nan'), float('nan')
+            k = min(k for k in range(order, len(free)) if free[k])
+            free[k] -= 1
+            for j in range(order, k):
+                free[j] += 1
+            chunks += 1
+            transl += mapping(order)
+            left -= 1 << order
+    return chunks, transl if vmap_orders else float('nan')
+
+
+def oracle_of(r):
+    """The oracle of a row of ORACLE_PMUS with its free blocks at the
+    cell's start: chunks and translations per buffer (the cell maps one
+    buffer per CPU at a time), else nan"""
+    free = r['free_blocks_before_list']
+    if r['pmu'] not in ORACLE_PMUS or not free:
+        return float('nan'), float('nan')
+    pages = int(r['size_kb']) // int(r['page_kb'])
+    # writable: chunks of at most the watermark, half the buffer
+    # (get_order()); snapshot: ilog2() of the buffer
+    max_order = ((pages // 2 - 1).bit_length() if r['mode'] == 'write'
+                 else pages.bit_length() - 1)
+    vmap = None
+    if r['pmu'] == 'aux_test_vmap':
+        pmd, cont = int(r.get('vmap_pmd_order', -1)), int(r.get('vmap_cont_order', -1))
+        if pmd < 0:
+            return float('nan'), float('nan')
+        vmap = (pmd, cont)
+        max_order = min(max_order, max(pmd, cont))
+    bufs = int(r['cpus'])
+    chunks, transl = oracle(free, bufs, pages, max_order, vmap)
+    return chunks / bufs, transl / bufs
+
+
+def parse_periodic(results):
+    """The periodic scenario's lines: raw/periodic-ARCH-KERNEL-ENTRY.log"""
+    out = []
+    raw = os.path.join(results, 'raw')
+    for name in sorted(os.listdir(raw)):
+        m = re.fullmatch(r'periodic-(\w+)-(base|series)-.*\.log', name)
+        if not m:
+            continue
+        with open(os.path.join(raw, name), errors='replace') as f:
+            for line in f:
+                if line.startswith('bench: periodic entry='):
+                    r = dict(kv.split('=', 1) for kv in line.split()[2:] if '=' in kv)
+                    r.update(arch=m.group(1), kernel=m.group(2))
+                    out.append(r)
+    return out
 
 
 def read_run_info(results):

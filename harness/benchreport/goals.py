@@ -1,11 +1,12 @@
 """The benchmark's goals, checked on a run's rows.
 
-GOALS is the table: (name, check, needs_big). A check takes the rows and
-the big cell's size (KiB per CPU) and returns what missed the goal, one
-string each; the name may say {big}, the big cell's size. Goals that
-need the big cell are left out of a run without it.
+GOALS is the table: (name, check, needs). A check takes the rows, the
+big cell's size (KiB per CPU) and the periodic scenario's rows, and
+returns what missed the goal, one string each; the name may say {big},
+the big cell's size. A goal whose data the run does not have (needs:
+'big', 'psi', 'oracle', 'periodic') misses, saying so.
 """
-from .data import COMPACTING, med, num, select, size_label
+from .data import COMPACTING, ORACLE_PMUS, med, num, select, size_label
 
 
 def pair(rows, r, kernel, pmu):
@@ -23,7 +24,7 @@ def pt_rows(rows):
     return [r for r in rows if r['kernel'] == 'series' and r['pmu'] == 'aux_test_pt']
 
 
-def pt_result_everywhere(rows, big):
+def pt_result_everywhere(rows, big, periodic):
     # Every cell of the base's PREFER_LARGE needs its PT-like cell (the
     # series kernel's arches), and a number in it
     misses = []
@@ -37,7 +38,7 @@ def pt_result_everywhere(rows, big):
     return misses
 
 
-def pt_fresh_chunks(rows, big):
+def pt_fresh_chunks(rows, big, periodic):
     misses = []
     for r in pt_rows(rows):
         b = pair(rows, r, 'base', 'aux_test_large')
@@ -48,7 +49,7 @@ def pt_fresh_chunks(rows, big):
     return misses
 
 
-def pt_no_stalls(rows, big):
+def pt_no_stalls(rows, big, periodic):
     misses = []
     for r in pt_rows(rows):
         if r['state'] == 'fresh':
@@ -59,7 +60,7 @@ def pt_no_stalls(rows, big):
     return misses
 
 
-def pt_partial_chunks(rows, big):
+def pt_partial_chunks(rows, big, periodic):
     misses = []
     for r in pt_rows(rows):
         b = pair(rows, r, 'base', 'aux_test_large')
@@ -70,7 +71,7 @@ def pt_partial_chunks(rows, big):
     return misses
 
 
-def compact_as_base(rows, big):
+def compact_as_base(rows, big, periodic):
     misses = []
     for r in rows:
         if r['kernel'] != 'series' or r['pmu'] != 'aux_test_large' or \
@@ -89,7 +90,7 @@ def compact_as_base(rows, big):
     return misses
 
 
-def vmap_translations(rows, big):
+def vmap_translations(rows, big, periodic):
     misses = []
     for r in rows:
         if r['kernel'] != 'series' or r['pmu'] != 'aux_test_vmap':
@@ -106,7 +107,7 @@ def vmap_translations(rows, big):
     return misses
 
 
-def no_new_failures(rows, big):
+def no_new_failures(rows, big, periodic):
     misses = []
     for r in rows:
         if r['kernel'] != 'series' or num(r['failed']) <= 0:
@@ -119,12 +120,12 @@ def no_new_failures(rows, big):
     return misses
 
 
-def no_oom_kill(rows, big):
+def no_oom_kill(rows, big, periodic):
     return ['{} {} {}'.format(where(r), r['kernel'], r['pmu'])
             for r in rows if num(r['oom_kill']) > 0]
 
 
-def big_succeeds(rows, big):
+def big_succeeds(rows, big, periodic):
     misses = []
     for h in rows:
         # every series PMU but those that compact by design (NO_SG's,
@@ -144,7 +145,7 @@ def big_succeeds(rows, big):
     return misses
 
 
-def big_wakes_no_more(rows, big):
+def big_wakes_no_more(rows, big, periodic):
     misses = []
     for r in rows:
         if not r['big'] or r['kernel'] != 'series' or r['pmu'] == 'aux_test_large':
@@ -157,7 +158,7 @@ def big_wakes_no_more(rows, big):
     return misses
 
 
-def big_page_array(rows, big):
+def big_page_array(rows, big, periodic):
     # The page array of a 64 MiB buffer (128 KiB of pointers): the base's
     # kcalloc() may compact and wake kswapd and kcompactd for it; the
     # series' wakes no one for a block
@@ -171,7 +172,7 @@ def big_page_array(rows, big):
     return misses
 
 
-def states_hold(rows, big):
+def states_hold(rows, big, periodic):
     # A policy that compacts makes 2 MiB blocks for its own later cells
     return ['{} {} {}: {} KiB'.format(where(r), r['kernel'], r['pmu'],
                                       r['free_kb_2m_before'])
@@ -180,43 +181,141 @@ def states_hold(rows, big):
             num(r.get('free_kb_2m_before')) > 0]
 
 
+def series_cells(rows):
+    """The series' rows of the policies meant not to compact or reclaim:
+    all but NO_SG and "compact" (Intel PT without its patch)"""
+    return [r for r in rows if r['kernel'] == 'series' and r['pmu'] not in COMPACTING]
+
+
+def psi_no_more(rows, big, periodic):
+    # PSI over the mmap()s of a cell, per mmap: no "full" stall, and no
+    # more "some" than order-0 in the same cell, within 100 us (a tick of
+    # the emulated guest)
+    misses = []
+    for r in series_cells(rows):
+        if r['pmu'] == 'aux_test':
+            continue
+        full, some = num(r.get('psi_full_mmap_per')), num(r.get('psi_some_mmap_per'))
+        o = pair(rows, r, 'series', 'aux_test')
+        if full > 0:
+            misses.append('{} {}: PSI full {:.0f} us / mmap'.format(where(r), r['pmu'], full))
+        if o and some > med(o, 'psi_some_mmap_per') + 100:
+            misses.append('{} {}: PSI some {:.0f} us / mmap (order-0: {:.0f})'.format(
+                where(r), r['pmu'], some, med(o, 'psi_some_mmap_per')))
+    return misses
+
+
+def background_no_more(rows, big, periodic):
+    # kswapd and kcompactd woken: no more than order-0 in the same cell
+    misses = []
+    for r in series_cells(rows):
+        o = pair(rows, r, 'series', 'aux_test')
+        if r['pmu'] == 'aux_test' or not o:
+            continue
+        for k in ('pageoutrun', 'compact_daemon_wake'):
+            if num(r[k]) > med(o, k):
+                misses.append('{} {}: {} {} (order-0: {:.0f})'.format(
+                    where(r), r['pmu'], k, r[k], med(o, k)))
+    return misses
+
+
+def near_oracle(rows, big, periodic):
+    # what the free blocks allowed at the cell's start, by the policy's
+    # own rules (data.oracle()); and no stall to get it
+    misses = []
+    for r in rows:
+        if r['kernel'] != 'series' or r['pmu'] not in ORACLE_PMUS or \
+           r['state'] == 'fresh':
+            continue
+        for k in ('chunks_vs_oracle', 'translations_vs_oracle'):
+            if num(r.get(k)) > 1.1:
+                misses.append('{} {}: {} {:.2f}'.format(where(r), r['pmu'], k, r[k]))
+        if num(r['compact_stall']) > 0 or num(r['allocstall']) > 0:
+            misses.append('{} {}: {} compaction stalls, {} reclaim runs'.format(
+                where(r), r['pmu'], r['compact_stall'], r['allocstall']))
+    return misses
+
+
+def periodic_kills(rows, big, periodic):
+    # Android's case: the series' "large" (SPE-like) and the TRBE-like
+    # opt-in kill no more apps than the base's order-0, on each arch
+    misses = []
+    for r in periodic:
+        if r['kernel'] != 'series' or r['entry'] not in ('aux_test_vmap',
+                                                          'aux_test_etm:large'):
+            continue
+        o = [x for x in periodic if x['arch'] == r['arch'] and
+             x['kernel'] == 'base' and x['entry'] == 'aux_test']
+        if not o:
+            misses.append('{} {}: no base order-0 run'.format(r['arch'], r['entry']))
+        elif num(r['kills']) + num(r['oom_kill']) > \
+                num(o[0]['kills']) + num(o[0]['oom_kill']):
+            misses.append('{} {}: {} kills, {} OOM kills (order-0: {}, {})'.format(
+                r['arch'], r['entry'], r['kills'], r['oom_kill'],
+                o[0]['kills'], o[0]['oom_kill']))
+    return misses
+
+
 GOALS = [
     ('PT-like: a result for every cell of the base PREFER_LARGE',
-     pt_result_everywhere, False),
+     pt_result_everywhere, None),
     ('PT-like, fresh: chunks per MiB no more than the base PREFER_LARGE',
-     pt_fresh_chunks, False),
+     pt_fresh_chunks, None),
     ('PT-like, partial and fragmented: 0 compaction stalls, 0 reclaim',
-     pt_no_stalls, False),
+     pt_no_stalls, None),
     ('PT-like, partial: at most 4 times the base\'s chunks per MiB',
-     pt_partial_chunks, False),
+     pt_partial_chunks, None),
     ('PT without its patch (series "compact"), fresh: the base\'s chunks and '
-     'stalls at every size and mode', compact_as_base, False),
+     'stalls at every size and mode', compact_as_base, None),
     ('vmap() users (SPE/TRBE-like): no more translations per MiB than order-0 '
-     'or the base at any size', vmap_translations, False),
+     'or the base at any size', vmap_translations, None),
     ('no mmap() fails that the base\'s same policy did not fail',
-     no_new_failures, False),
-    ('no OOM kill', no_oom_kill, False),
+     no_new_failures, None),
+    ('no OOM kill', no_oom_kill, None),
     ('{big} per CPU, fragmented: every mmap() succeeds, 0 compaction stalls '
-     '(series, every policy but NO_SG and "compact")', big_succeeds, True),
+     '(series, every policy but NO_SG and "compact")', big_succeeds, 'big'),
     ('{big} per CPU, fragmented: no more kswapd runs or kcompactd wakes than '
      'order-0 (series, "large" and order-0 policies: the page arrays '
-     'included)', big_wakes_no_more, True),
+     'included)', big_wakes_no_more, 'big'),
     ('{big} per CPU, fragmented, order-0: 0 compaction stalls, kswapd runs '
      'and kcompactd wakes, or no more than the base\'s (the page '
-     'array)', big_page_array, True),
+     'array)', big_page_array, 'big'),
     ('partial and fragmented: no free 2 MiB block when a cell starts '
      '(but after the policy\'s own compaction: NO_SG, "compact")',
-     states_hold, False),
+     states_hold, None),
+    ('series, every policy but NO_SG and "compact": no PSI full stall and no '
+     'more PSI some per mmap() than order-0 (+100 us) in every cell',
+     psi_no_more, 'psi'),
+    ('series, every policy but NO_SG and "compact": no more kswapd runs or '
+     'kcompactd wakes than order-0 in every cell', background_no_more, None),
+    ('PT-like and vmap(), partial and fragmented: within 1.1 times the '
+     'oracle\'s chunks and translations, with 0 stalls', near_oracle, 'oracle'),
+    ('periodic collection: the series\' "large" and the TRBE-like opt-in kill '
+     'no more apps than order-0', periodic_kills, 'periodic'),
 ]
 
 
-def goals(rows, big):
+def has(rows, periodic, needs):
+    """Whether the run has the data a goal needs"""
+    if needs == 'psi':
+        return any(num(r.get('psi_some_mmap_per')) >= 0 for r in rows)
+    if needs == 'oracle':
+        return any(num(r.get('chunks_oracle')) > 0 for r in rows)
+    if needs == 'periodic':
+        return bool(periodic)
+    return True
+
+
+def goals(rows, big, periodic=()):
     """The benchmark's goals, each as (PASS or MISS, goal, what missed it)."""
     out = []
-    for name, check, needs_big in GOALS:
-        if needs_big and not big:
+    for name, check, needs in GOALS:
+        if needs == 'big' and not big:
             continue
-        misses = check(rows, big)
+        if not has(rows, periodic, needs):
+            misses = ['no data: the run has no {} figures'.format(needs)]
+        else:
+            misses = check(rows, big, periodic)
         out.append(('PASS' if not misses else 'MISS',
                     name.format(big=size_label(big) if big else ''), misses))
     return out

@@ -24,8 +24,8 @@ COLUMNS = [
     ('free_kb_costly_held', 'free KiB in 8-32 KiB blocks, held', '{:.0f}'),
     ('pageoutrun', 'kswapd runs', '{:.0f}'),
     ('compact_daemon_wake', 'kcompactd wakes', '{:.0f}'),
-    ('psi_some_per_mmap', 'PSI some us / mmap', '{:.0f}'),
-    ('psi_full_per_mmap', 'PSI full us / mmap', '{:.0f}'),
+    ('psi_some_mmap_per', 'PSI some us / mmap', '{:.0f}'),
+    ('psi_full_mmap_per', 'PSI full us / mmap', '{:.0f}'),
     ('chunks_per_mb', 'chunks per MiB', '{:.1f}'),
     ('translations_per_mb', 'translations per MiB', '{:.1f}'),
     ('high_order_free_mb_held', 'free MiB in >=2 MiB blocks, held', '{:.0f}'),
@@ -158,6 +158,120 @@ def md_big(rows, arch, big):
     return lines + ['']
 
 
+# The background work a cell woke: (key, header)
+BACKGROUND = [
+    ('pageoutrun', 'kswapd runs'), ('pgscan_kswapd', 'kswapd scans'),
+    ('pgsteal_kswapd', 'kswapd reclaimed'),
+    ('kswapd_low_wmark_hit_quickly', 'kswapd low wmark quick'),
+    ('kswapd_high_wmark_hit_quickly', 'kswapd high wmark quick'),
+    ('compact_daemon_wake', 'kcompactd wakes'),
+    ('compact_daemon_migrate_scanned', 'kcompactd migrate scanned'),
+    ('compact_daemon_free_scanned', 'kcompactd free scanned'),
+]
+
+
+def md_background(rows, arch):
+    """What each policy's allocations woke, 4 MiB and the big cell"""
+    sel = [r for r in rows if r['arch'] == arch and (r['headline'] or r['big'])]
+    if not sel:
+        return []
+    lines = ['## {}: background work woken'.format(ARCH_TITLES.get(arch, arch)), '',
+             'kswapd and kcompactd work during the cell (all its cycles), '
+             'median [min-max] over repeats: what the allocations woke, '
+             'besides the stalls they took themselves.', '',
+             '| state | size | policy | ' + ' | '.join(h for _, h in BACKGROUND) + ' |',
+             '|---' * (len(BACKGROUND) + 3) + '|']
+    for state in [s for s in STATES if select(sel, state=s)]:
+        for kb in sorted({int(r['size_kb']) for r in select(sel, state=state)}):
+            cs = select(sel, state=state, size_kb=str(kb))
+            for kernel, pmu in policies_of(cs):
+                rs = select(cs, kernel=kernel, pmu=pmu)
+                lines.append('| {} | {} | {} | '.format(state, size_label(kb),
+                                                       label(kernel, pmu)) +
+                             ' | '.join(cell([num(r.get(k)) for r in rs], '{:.0f}')
+                                        for k, _ in BACKGROUND) + ' |')
+    return lines + ['']
+
+
+def nonneg(v):
+    """A figure the guest prints as -1 when it has none: nan then"""
+    v = num(v)
+    return v if v >= 0 else float('nan')
+
+
+def free_groups(blocks, page_kb):
+    """Free KiB in blocks of orders 1-3, 4-8 and 9 and more"""
+    def kib(lo, hi):
+        return sum(n << o for o, n in enumerate(blocks) if lo <= o <= hi) * page_kb
+    return kib(1, 3), kib(4, 8), kib(9, 99)
+
+
+def md_walk(rows, arch):
+    """What the large-chunk policies take on used memory, and the limit"""
+    sel = [r for r in rows if r['arch'] == arch and r.get('walk') == '1']
+    if not sel:
+        return []
+    lines = ['## {}: what the large-chunk walk takes'.format(ARCH_TITLES.get(arch, arch)), '',
+             'Cells of the policies that take large chunks on partial and '
+             'fragmented memory, with their first buffers held: the THP '
+             'probe\'s share, the slab allocations of the slab probe (forks '
+             'and socket pairs) that fell back to a smaller order, the free '
+             'KiB in blocks of order 1-3 / 4-8 / 9+ before the cell and while '
+             'held, and chunks and translations per MiB against the oracle '
+             '(the fewest the free blocks at the cell\'s start allowed by the '
+             'policy\'s own rules).', '',
+             '| state | size | mode | policy | THP % | slab fallbacks | free before '
+             '| free held | chunks/MiB | oracle | ratio | transl./MiB | oracle | ratio |',
+             '|---' * 14 + '|']
+    for r in sorted(sel, key=lambda r: (STATES.index(r['state']), int(r['size_kb']),
+                                        r['mode'], r['kernel'], r['pmu'])):
+        pk = int(r['page_kb'])
+        lines.append('| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |'.format(
+            r['state'], size_label(r['size_kb']), r['mode'], label(r['kernel'], r['pmu']),
+            fmt(num(r.get('thp_share')), '{:.0f}'), fmt(num(r.get('slab_fallbacks')), '{:.0f}'),
+            '/'.join(str(x) for x in free_groups(r['free_blocks_before_list'], pk)),
+            '/'.join(str(x) for x in free_groups(r['free_blocks_held_list'], pk)),
+            fmt(r['chunks_per_mb']), fmt(r['chunks_oracle']),
+            fmt(r['chunks_vs_oracle'], '{:.2f}'),
+            fmt(nonneg(r.get('translations_per_mb'))), fmt(r['translations_oracle']),
+            fmt(r['translations_vs_oracle'], '{:.2f}')))
+    return lines + ['']
+
+
+# The periodic scenario's policies, in the table's order
+PERIODIC = [('base', 'aux_test', 'order-0 (base)'),
+            ('base', 'aux_test_large', 'PREFER_LARGE (base)'),
+            ('series', 'aux_test_vmap', 'large, vmap() (series)'),
+            ('series', 'aux_test_etm:large', 'TRBE-like, opted in (series)'),
+            ('series', 'aux_test_etm:etr', 'ETR-like (series)')]
+
+
+def md_periodic(periodic):
+    if not periodic:
+        return []
+    lines = ['## Periodic collection under pressure (Android\'s case)', '',
+             'Apps fill memory to just above the low watermarks and the '
+             'buffers; a killer acts as lmkd on a PSI trigger (some 70 ms in '
+             '1 s) and kills the largest app; every 2 s a 4 MiB per CPU buffer '
+             'is mapped, held 0.5 s and unmapped, and killed apps start '
+             'again. Per policy, one boot each.', '',
+             '| arch | policy | collections | kills | OOM kills | failed mmaps '
+             '| PSI some ms | PSI full ms | collection p50 ms | max ms '
+             '| compaction stalls | reclaim runs | kswapd runs |',
+             '|---' * 13 + '|']
+    for arch in sorted({r['arch'] for r in periodic}):
+        for kernel, entry, name in PERIODIC:
+            for r in [x for x in periodic if x['arch'] == arch and
+                      x['kernel'] == kernel and x['entry'] == entry]:
+                lines.append('| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |'.format(
+                    arch, name, r['collections'], r['kills'], r['oom_kill'], r['failed'],
+                    fmt(num(r['psi_some_us']) / 1000, '{:.0f}'),
+                    fmt(num(r['psi_full_us']) / 1000, '{:.0f}'),
+                    r['coll_p50_ms'], r['coll_max_ms'], r['compact_stall'],
+                    r['allocstall'], r['pageoutrun']))
+    return lines + ['']
+
+
 def md_goals(verdicts):
     lines = ['## Goals', '']
     for verdict, name, misses in verdicts:
@@ -168,14 +282,14 @@ def md_goals(verdicts):
     return lines + ['']
 
 
-def write_md(results, rows, run_info, big, grid):
+def write_md(results, rows, run_info, big, grid, periodic=()):
     lines = ['# AUX allocation policies: cost and benefit', '']
     lines += ['Command: `{}` (arches: {})'.format(
         run_info.get('command', 'harness/bench'), run_info.get('arches', '')), '']
     for k in ('date', 'base', 'kernel base', 'kernel series', 'sizes'):
         if k in run_info:
             lines.append('- {}: {}'.format(k, run_info[k]))
-    lines += [''] + md_goals(goals(rows, big))
+    lines += [''] + md_goals(goals(rows, big, periodic))
     lines += ['## The 4 MiB cells', '',
               'Cells: median [min-max] over repeats; counters are deltas '
               'over the whole workload (all cycles, all CPUs); latencies are '
@@ -206,11 +320,13 @@ def write_md(results, rows, run_info, big, grid):
                     arch, state), '', '```'] + bi + ['```', '']
     for arch in sorted({r['arch'] for r in rows}):
         lines += md_pt(rows, arch) + md_sizes(rows, arch, grid) + md_big(rows, arch, big)
+        lines += md_background(rows, arch) + md_walk(rows, arch)
+    lines += md_periodic(periodic)
     with open(os.path.join(results, 'results.md'), 'w') as f:
         f.write('\n'.join(lines))
 
 
-def write_cover(results, rows, run_info, big):
+def write_cover(results, rows, run_info, big, periodic=()):
     """cover.txt: the tables the cover letters and commit messages quote,
     plain text, from this run only."""
     out = ['From harness/bench run of {} ({}; {}).'.format(
@@ -293,6 +409,53 @@ def write_cover(results, rows, run_info, big):
                     fmt(med(rs, 'allocstall'), '{:.0f}'),
                     fmt(med(rs, 'lat_p50_us') / 1000, '{:.1f}')))
         out.append('')
+    # 4. PSI and background work at 4 MiB
+    if any(num(r.get('psi_some_mmap_per')) >= 0 for r in head):
+        out += ['4 MiB per CPU: PSI memory stall over the mmap()s, us per mmap() (some,',
+                'full), kswapd runs and kcompactd wakes:', '']
+        for arch in [a for a in ARCH_TITLES if any(r['arch'] == a for r in head)]:
+            for state in [s for s in STATES if select(head, arch=arch, state=s)]:
+                out.append(' {}, {}'.format(arch, state))
+                for kernel, pmu in policies_of(select(head, arch=arch, state=state)):
+                    rs = select(head, arch=arch, state=state, kernel=kernel, pmu=pmu)
+                    out.append('   {:<30} {:>7} {:>7} {:>5} {:>5}'.format(
+                        short(kernel, pmu), fmt(med(rs, 'psi_some_mmap_per'), '{:.0f}'),
+                        fmt(med(rs, 'psi_full_mmap_per'), '{:.0f}'),
+                        fmt(med(rs, 'pageoutrun'), '{:.0f}'),
+                        fmt(med(rs, 'compact_daemon_wake'), '{:.0f}')))
+        out.append('')
+    # 5. The oracle
+    walk = [r for r in rows if r['kernel'] == 'series' and
+            num(r.get('chunks_vs_oracle')) > 0]
+    if walk:
+        out += ['Series / oracle (the fewest chunks and translations the free blocks',
+                'at the cell\'s start allowed, by the policy\'s own rules), and',
+                'series / base PREFER_LARGE chunks:', '']
+        for r in sorted(walk, key=lambda r: (r['arch'], STATES.index(r['state']),
+                                             r['pmu'], int(r['size_kb']), r['mode'])):
+            b = select(rows, arch=r['arch'], state=r['state'], kernel='base',
+                       pmu='aux_test_large', size_kb=r['size_kb'], mode=r['mode'])
+            out.append('   {:<9} {:<10} {:<14} {:>7} {:<8} {:>5} {:>5} {:>5}'.format(
+                r['arch'], r['state'], r['pmu'], size_label(r['size_kb']), r['mode'],
+                fmt(r['chunks_vs_oracle'], '{:.2f}'),
+                fmt(r['translations_vs_oracle'], '{:.2f}'),
+                fmt(r['chunks_per_mb'] / med(b, 'chunks_per_mb'), '{:.2f}')
+                if b and med(b, 'chunks_per_mb') > 0 else 'n/a'))
+        out.append('')
+    # 6. The periodic scenario
+    if periodic:
+        out += ['Periodic collection under pressure ({} collections, 4 MiB per CPU;'.format(
+            periodic[0]['collections']),
+            'apps killed by the PSI killer, OOM kills, failed mmaps, PSI some ms):', '']
+        for arch in sorted({r['arch'] for r in periodic}):
+            out.append(' {}'.format(arch))
+            for kernel, entry, name in PERIODIC:
+                for r in [x for x in periodic if x['arch'] == arch and
+                          x['kernel'] == kernel and x['entry'] == entry]:
+                    out.append('   {:<30} {:>4} {:>4} {:>4} {:>7}'.format(
+                        name, r['kills'], r['oom_kill'], r['failed'],
+                        fmt(num(r['psi_some_us']) / 1000, '{:.0f}')))
+        out.append('')
     with open(os.path.join(results, 'cover.txt'), 'w') as f:
         f.write('\n'.join(out))
 
@@ -308,18 +471,22 @@ def write_csv(results, rows):
 
 
 def plot(results, rows, grid):
-    """One row of panels per architecture, four columns: chunks per MiB
+    """One row of panels per architecture, five columns: chunks per MiB
     against the buffer size (writable) on fresh and on partial memory, and
-    at 4 MiB the compaction stalls and the translations per MiB by state.
+    at 4 MiB the compaction stalls, the translations per MiB and the PSI
+    "some" stall per mmap() by state.
     Log scales where values span orders of magnitude."""
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
 
     arches = [a for a in ARCH_TITLES if any(r['arch'] == a for r in rows)]
-    fig, axes = plt.subplots(len(arches), 4, squeeze=False,
-                             figsize=(17, 3.8 * len(arches)))
+    fig, axes = plt.subplots(len(arches), 5, squeeze=False,
+                             figsize=(21, 3.8 * len(arches)))
     styles = {'base': '--', 'series': '-'}
+    # one colour per policy in every panel
+    palette = plt.get_cmap('tab10').colors
+    colour = {p: palette[k % len(palette)] for k, p in enumerate(policies_of(rows))}
     for i, arch in enumerate(arches):
         sel = size_cells(rows, arch)
         for j, state in enumerate(('fresh', 'partial')):
@@ -341,7 +508,7 @@ def plot(results, rows, grid):
                         marker='s' if kernel == 'base' else 'o',
                         markersize=9 if kernel == 'base' else 4,
                         markerfacecolor='none' if kernel == 'base' else None,
-                        label=short(kernel, pmu))
+                        color=colour[(kernel, pmu)], label=short(kernel, pmu))
                 ticks |= set(pts)
             ax.set_title('{}, {}: chunks per MiB, writable'.format(
                 arch, state), fontsize=10)
@@ -363,7 +530,8 @@ def plot(results, rows, grid):
         pols = policies_of(head)
         for j, (key, title, log) in enumerate((
                 ('compact_stall', 'compaction stalls at 4 MiB', False),
-                ('translations_per_mb', 'translations per MiB at 4 MiB', True))):
+                ('translations_per_mb', 'translations per MiB at 4 MiB', True),
+                ('psi_some_mmap_per', 'PSI some us per mmap() at 4 MiB', False))):
             ax = axes[i][j + 2]
             states = [s for s in STATES if any(r['state'] == s for r in head)]
             h = 0.8 / max(len(states), 1)

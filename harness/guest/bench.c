@@ -77,39 +77,25 @@
 #include <string.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "aux.h"
 #include "memstate.h"
+#include "periodic.h"
 #include "procfs.h"
 #include "ptdump.h"
 #include "util.h"
 
-#define PMU_DIR		"/sys/bus/event_source/devices"
 #define LAYOUT_FMT	"/sys/kernel/debug/aux_test_pmu/%s/layout"
 #define MAX_PMUS	16
 #define THP_PROBE_MB	64	/* the THP cost probe's region */
 #define MAX_CELLS	32
 #define TOPA_ENTRIES	507	/* ToPA entries Intel PT's driver puts in a table */
 #define COSTLY_ORDER	3	/* PAGE_ALLOC_COSTLY_ORDER: 8 to 32 KiB above 0 */
-
-static int pmu_type(const char *pmu)
-{
-	char path[256];
-	int type = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), PMU_DIR "/%s/type", pmu);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%d", &type) != 1)
-			type = -1;
-		fclose(f);
-	}
-	return type;
-}
 
 #define MAX_RUNS	64	/* the test PMU's AUX_TEST_MAX_RUNS */
 
@@ -120,6 +106,7 @@ struct layout {
 	int run_order[MAX_RUNS];
 	long run_count[MAX_RUNS];
 	long allocs, misses, errors, ns;	/* -1 without the tracepoint */
+	int pmd_order, cont_order;	/* vmap()'s large orders; -1: not said */
 };
 
 /* Read the PMU's layout; add the chunks of its last buffer to hist[]. */
@@ -132,6 +119,7 @@ static void read_layout(const char *pmu, long *hist, struct layout *l)
 
 	memset(l, 0, sizeof(*l));
 	l->allocs = l->misses = l->errors = l->ns = -1;
+	l->pmd_order = l->cont_order = -1;
 	snprintf(path, sizeof(path), LAYOUT_FMT, pmu);
 	f = fopen(path, "r");
 	if (!f)
@@ -157,6 +145,8 @@ static void read_layout(const char *pmu, long *hist, struct layout *l)
 			sscanf(line, "alloc_misses %ld", &l->misses);
 			sscanf(line, "alloc_errors %ld", &l->errors);
 			sscanf(line, "alloc_ns %ld", &l->ns);
+			sscanf(line, "pmd_order %d", &l->pmd_order);
+			sscanf(line, "cont_order %d", &l->cont_order);
 		}
 	}
 	fclose(f);
@@ -225,19 +215,6 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-struct cpu_buf {
-	int fd;
-	void *rb, *aux;
-};
-
 /*
  * The THP cost probe: a child faults in THP_PROBE_MB of MADV_HUGEPAGE
  * anonymous memory (THP enabled=madvise, defrag=never: no compaction, only
@@ -285,6 +262,75 @@ static void thp_probe(long *alloc, long *fallback, long *anon_huge_kb)
 }
 
 /*
+ * The slab probe, as an app starting up: a child forks SLAB_PROBE_N
+ * children that wait, and makes SLAB_PROBE_N socket pairs, all held at
+ * once, then lets them go. Their slab allocations of order 1 to 3
+ * (task_struct, sockets, files) fall back to a smaller order when no free
+ * block of their order is there (SLUB's order_fallback, counted over the
+ * probe: -1 without CONFIG_SLUB_STATS); forks and socket pairs that
+ * failed are counted too.
+ */
+#define SLAB_PROBE_N	64
+
+static void slab_probe(long *fallbacks, long *failed)
+{
+	long f0 = slab_fallbacks();
+	long *res = mmap(NULL, sizeof(long), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pid;
+
+	*fallbacks = *failed = -1;
+	if (res == MAP_FAILED)
+		return;
+	*res = 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		pid_t kids[SLAB_PROBE_N];
+		int sv[SLAB_PROBE_N][2], i;
+
+		write_file("/proc/self/oom_score_adj", "0");
+		for (i = 0; i < SLAB_PROBE_N; i++) {
+			kids[i] = fork();
+			if (kids[i] == 0) {
+				pause();
+				_exit(0);
+			}
+			*res += kids[i] < 0;
+			if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv[i])) {
+				sv[i][0] = sv[i][1] = -1;
+				(*res)++;
+			}
+		}
+		for (i = 0; i < SLAB_PROBE_N; i++) {
+			if (kids[i] > 0) {
+				kill(kids[i], SIGKILL);
+				waitpid(kids[i], NULL, 0);
+			}
+			if (sv[i][0] >= 0) {
+				close(sv[i][0]);
+				close(sv[i][1]);
+			}
+		}
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	*failed = *res;
+	munmap(res, sizeof(long));
+	if (f0 >= 0)
+		*fallbacks = slab_fallbacks() - f0;
+}
+
+/* Does the entry's policy take large chunks (the PT-like and vmap() ones)? */
+static int takes_large(const char *entry)
+{
+	return !strcmp(entry, "aux_test_large") || !strcmp(entry, "aux_test_pt") ||
+	       !strcmp(entry, "aux_test_vmap") || !strcmp(entry, "aux_test_etm:large");
+}
+
+/*
  * The floor: @n times, the AUX buffer's size of anonymous memory faulted
  * in with MAP_POPULATE (allocated and zeroed) and unmapped; latencies in ns.
  */
@@ -304,12 +350,7 @@ static void floor_latencies(long long *lat, int n, size_t size)
 	}
 }
 
-/*
- * A run entry is a PMU name, or "aux_test_etm:etr" for the cs_etm-like
- * PMU with its ETR-like sink (format term sink=1, config:8), or
- * "aux_test_etm:large" for its TRBE-like sink with large chunks asked
- * for (format term aux_alloc=2, config:0-1), as SPE and TRBE users opt in.
- */
+/* One cell of a run entry (aux.h's entry_pmu()) */
 static int run_pmu(const char *entry, const char *state, int cycles,
 		   size_t aux_size, int snapshot, int headline)
 {
@@ -319,8 +360,13 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	long topa_mixed = 0, topa_max_walk = 0, topa_bufs = 0, t, m, w;
 	double topa_walk = 0, aw;
 	long long psi_some0, psi_full0, psi_some1, psi_full1;
+	long long psi_mmap[2] = { 0, 0 };	/* some, full */
+	long blocks_before[MAX_ORDER_NR], blocks_held[MAX_ORDER_NR];
+	int orders, held_orders = 0;
+	long slab_fb = -1, slab_failed = -1;
+	/* what a large-chunk policy takes from THP and slab, on used memory */
+	int walk = takes_large(entry) && strcmp(state, "fresh");
 	long small_before, small_held = -1;
-	size_t rb_size = 2 * page_size;	/* user page + one data page */
 	long long v0[NR_VM], v1[NR_VM], *lat;
 	struct cpu_buf cb[MAX_CPUS];
 	struct range ranges[MAX_CPUS];
@@ -335,12 +381,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	int prot = snapshot ? PROT_READ : PROT_READ | PROT_WRITE;
 	size_t k;
 
-	snprintf(pmu, sizeof(pmu), "%s", entry);
-	if (strchr(pmu, ':')) {
-		config = !strcmp(strchr(pmu, ':'), ":etr") ? 1ULL << 8 : 2;
-		*strchr(pmu, ':') = '\0';
-	}
-	type = pmu_type(pmu);
+	type = entry_pmu(entry, pmu, sizeof(pmu), &config);
 	if (type < 0)
 		die("finding the PMU type");
 
@@ -356,7 +397,14 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 		for (i = 0; i < cycles * ncpus; i++)
 			floor_lat[i] = -1000;
 	}
+	/*
+	 * The floor's memory, freed, may have merged into 2 MiB blocks that
+	 * the state says are not there: a hog takes them first.
+	 */
+	if (headline)
+		state_top_up();
 	before_high = free_kb_from(high_order, 1, pmu);
+	orders = free_blocks(blocks_before);
 	before_mid = free_kb_from(mid_order, 0, NULL);
 	small_before = free_kb_from(1, 0, NULL) -
 		       free_kb_from(COSTLY_ORDER + 1, 0, NULL);
@@ -368,29 +416,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 
 	for (c = 0; c < cycles; c++) {
 		for (cpu = 0; cpu < ncpus; cpu++) {
-			struct perf_event_attr attr = {
-				.type = type, .size = sizeof(attr), .disabled = 1,
-				.config = config,
-			};
-			struct perf_event_mmap_page *pc;
-			long long t0;
-
-			cb[cpu].aux = MAP_FAILED;
-			cb[cpu].fd = syscall(SYS_perf_event_open, &attr, -1, cpu,
-					     -1, 0);
-			if (cb[cpu].fd < 0)
-				die("perf_event_open");
-			cb[cpu].rb = mmap(NULL, rb_size, PROT_READ | PROT_WRITE,
-					  MAP_SHARED, cb[cpu].fd, 0);
-			if (cb[cpu].rb == MAP_FAILED)
-				die("mmap of the ring buffer");
-			pc = cb[cpu].rb;
-			pc->aux_offset = rb_size;
-			pc->aux_size = aux_size;
-			t0 = now_ns();
-			cb[cpu].aux = mmap(NULL, aux_size, prot, MAP_SHARED,
-					   cb[cpu].fd, rb_size);
-			lat[nlat++] = now_ns() - t0;
+			aux_open(&cb[cpu], type, config, cpu, aux_size, prot,
+				 &lat[nlat++], psi_mmap);
 			if (cb[cpu].aux == MAP_FAILED) {
 				fails++;
 				last_errno = errno;
@@ -415,8 +442,11 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 			held_mid = free_kb_from(mid_order, 0, NULL);
 			small_held = free_kb_from(1, 0, NULL) -
 				     free_kb_from(COSTLY_ORDER + 1, 0, NULL);
-			if (headline)
+			held_orders = free_blocks(blocks_held);
+			if (headline || walk)
 				thp_probe(&thp_alloc, &thp_fallback, &thp_huge_kb);
+			if (walk)
+				slab_probe(&slab_fb, &slab_failed);
 		}
 		if (c == cycles - 1) {
 			/*
@@ -429,12 +459,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 			if (nr)
 				entries = translations(ranges, nr, &unmapped);
 		}
-		for (cpu = 0; cpu < ncpus; cpu++) {
-			if (cb[cpu].aux != MAP_FAILED)
-				munmap(cb[cpu].aux, aux_size);
-			munmap(cb[cpu].rb, rb_size);
-			close(cb[cpu].fd);
-		}
+		for (cpu = 0; cpu < ncpus; cpu++)
+			aux_close(&cb[cpu], aux_size);
 	}
 
 	read_vmstat(v1);
@@ -477,6 +503,14 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	printf(" psi_some_us=%lld psi_full_us=%lld",
 	       psi_some0 < 0 ? -1 : psi_some1 - psi_some0,
 	       psi_full0 < 0 ? -1 : psi_full1 - psi_full0);
+	printf(" psi_some_mmap_us=%lld psi_full_mmap_us=%lld",
+	       psi_some0 < 0 ? -1 : psi_mmap[0],
+	       psi_full0 < 0 ? -1 : psi_mmap[1]);
+	print_orders("free_blocks_before", blocks_before, orders);
+	print_orders("free_blocks_held", blocks_held, held_orders);
+	printf(" walk=%d slab_fallbacks=%ld slab_probe_failed=%ld",
+	       walk, slab_fb, slab_failed);
+	printf(" vmap_pmd_order=%d vmap_cont_order=%d", l1.pmd_order, l1.cont_order);
 	printf(" topa_bufs=%ld topa_mixed_per_buf=%.2f topa_walk_avg=%.2f topa_walk_max=%ld",
 	       topa_bufs, topa_bufs ? (double)topa_mixed / topa_bufs : -1.0,
 	       topa_bufs ? topa_walk / topa_bufs : -1.0,
@@ -570,10 +604,9 @@ static void run_cells(const char *entry, const char *state, size_t size_kb,
 				printf("bench: state %s made again\n", state);
 			state_leave();
 			state_enter(state);
-		} else if (state_hog && state_nhogs < MAX_HOGS &&
-			   free_kb_from(high_order, 0, NULL) > 0) {
-			/* freed kernel memory merged into a 2 MiB block */
-			state_hogs[state_nhogs++] = start_child(thp_hog);
+		} else {
+			/* freed kernel memory may have merged into a 2 MiB block */
+			state_top_up();
 		}
 		changed = run_pmu(entry, state, cells[i].cycles,
 				  cells[i].size_kb << 10, cells[i].snapshot,
@@ -615,6 +648,8 @@ int main(void)
 	write_file("/proc/sys/kernel/kptr_restrict", "1");
 	/* Room for every extfrag event of a run (stats count overruns too) */
 	write_file(TRACEFS "/buffer_size_kb", "1024");
+	if (cmdline_value("periodic"))
+		return run_periodic();
 
 	dir = opendir(PMU_DIR);
 	if (!dir)

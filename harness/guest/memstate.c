@@ -69,7 +69,7 @@ static unsigned long frag_keep = 4;
 /* The fragmenter: see the top of the file. Signals ready_fd, then holds. */
 static void fragmenter(int ready_fd)
 {
-	long left_kb = high_watermarks_kb() + FRAG_LEFT_MB * 1024L;
+	long left_kb = watermarks_kb("high") + FRAG_LEFT_MB * 1024L;
 	long free_kb = meminfo_kb("MemFree");
 	int pm, pipes[FRAG_PIPE_MB][2], i;
 	size_t len, npages, pg, freed = 0;
@@ -174,7 +174,7 @@ static void pressure(int ready_fd)
  */
 #define MTHP_2M	"/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled"
 
-void thp_hog(int ready_fd)
+static void thp_hog(int ready_fd)
 {
 	long left = free_kb_from(high_order, 0, NULL), now, taken = 0;
 	char old[64] = "", *sel, *end;
@@ -219,7 +219,7 @@ void thp_hog(int ready_fd)
 		pause();
 }
 
-pid_t start_child(void (*fn)(int))
+static pid_t start_child(void (*fn)(int))
 {
 	int p[2];
 	char c;
@@ -236,7 +236,7 @@ pid_t start_child(void (*fn)(int))
 	return pid;
 }
 
-void stop_child(pid_t pid)
+static void stop_child(pid_t pid)
 {
 	if (pid > 0) {
 		kill(pid, SIGKILL);
@@ -249,8 +249,8 @@ void stop_child(pid_t pid)
  * and more hogs for 2 MiB blocks that a cell's freed memory made.
  */
 #define MAX_HOGS	8
-pid_t state_frag, state_press, state_hog, state_hogs[MAX_HOGS];
-int state_nhogs;
+static pid_t state_frag, state_press, state_hog, state_hogs[MAX_HOGS];
+static int state_nhogs;
 
 void state_leave(void)
 {
@@ -286,6 +286,12 @@ void state_enter(const char *state)
 	}
 	if (state_press)
 		kill(state_press, SIGUSR1);
+}
+
+void state_top_up(void)
+{
+	if (state_hog && state_nhogs < MAX_HOGS && free_kb_from(high_order, 0, NULL) > 0)
+		state_hogs[state_nhogs++] = start_child(thp_hog);
 }
 
 void memstate_init(void)

@@ -21,20 +21,13 @@ void memstate_init(void);
 void state_enter(const char *state);
 int state_alive(void);
 void state_leave(void);
-
-/* The children of the state; more hogs for blocks a cell's freed memory made */
-#define MAX_HOGS	8
-extern pid_t state_frag, state_press, state_hog, state_hogs[MAX_HOGS];
-extern int state_nhogs;
+/* In a made state, a hog for 2 MiB blocks that freed memory merged into */
+void state_top_up(void);
 
 /* THP for MADV_HUGEPAGE regions only, without compaction; non-zero without THP */
 int thp_free_blocks_only(void);
 /* @len bytes of MADV_HUGEPAGE anonymous memory aligned to a THP, or NULL */
 char *thp_region(size_t len);
 
-/* Fork a child that runs fn(ready_fd), and wait until it is ready */
-pid_t start_child(void (*fn)(int));
-void stop_child(pid_t pid);
-void thp_hog(int ready_fd);
 
 #endif

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +162,87 @@ long free_kb_from(int min_order, int print, const char *when)
 }
 
 /*
+ * Free blocks of each order, summed over the zones, from buddyinfo:
+ * n[0..MAX_ORDER_NR); returns the highest order listed + 1.
+ */
+int free_blocks(long *n)
+{
+	char line[512], *p;
+	int order, off, orders = 0;
+	long v;
+	FILE *f = fopen("/proc/buddyinfo", "r");
+
+	if (!f)
+		die("opening /proc/buddyinfo");
+	memset(n, 0, MAX_ORDER_NR * sizeof(*n));
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "zone");
+		if (!p)
+			continue;
+		p += 4;
+		while (*p == ' ')
+			p++;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		for (order = 0; order < MAX_ORDER_NR &&
+		     sscanf(p, "%ld%n", &v, &off) == 1; order++) {
+			n[order] += v;
+			p += off;
+		}
+		if (order > orders)
+			orders = order;
+	}
+	fclose(f);
+	return orders;
+}
+
+/* Print " key=n0:n1:..." for @orders counts */
+void print_orders(const char *key, const long *n, int orders)
+{
+	int i;
+
+	printf(" %s=", key);
+	for (i = 0; i < orders; i++)
+		printf("%s%ld", i ? ":" : "", n[i]);
+}
+
+/*
+ * Slab allocations that fell back from their cache's order to its
+ * smallest (SLUB's order_fallback, CONFIG_SLUB_STATS), summed over the
+ * caches; -1 without the statistics.
+ */
+long slab_fallbacks(void)
+{
+	char path[512];
+	struct dirent *d;
+	long total = 0, v;
+	int found = 0;
+	DIR *dir = opendir("/sys/kernel/slab");
+	FILE *f;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		/* merged caches' other names are symlinks: count each once */
+		if (d->d_name[0] == '.' || d->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/order_fallback",
+			 d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		/* the total first, then per-CPU counts */
+		if (fscanf(f, "%ld", &v) == 1) {
+			total += v;
+			found = 1;
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return found ? total : -1;
+}
+
+/*
  * The total stall times of /proc/pressure/memory, "some" and "full", in
  * microseconds; -1 without PSI.
  */
@@ -260,17 +342,18 @@ long meminfo_kb(const char *key)
 	return meminfo_kb_of("/proc/meminfo", key);
 }
 
-/* Sum of the zones' high watermarks, in KiB */
-long high_watermarks_kb(void)
+/* Sum of the zones' @which ("min", "low", "high") watermarks, in KiB */
+long watermarks_kb(const char *which)
 {
-	char line[256];
+	char line[256], fmt[32];
 	long v, total = 0;
 	FILE *f = fopen("/proc/zoneinfo", "r");
 
 	if (!f)
 		die("opening /proc/zoneinfo");
+	snprintf(fmt, sizeof(fmt), " %s %%ld", which);
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, " high %ld", &v) == 1)
+		if (sscanf(line, fmt, &v) == 1)
 			total += v;
 	fclose(f);
 	return total * (page_size / 1024);

@@ -45,11 +45,14 @@ void read_vmstat(long long *v);
 long long vmstat_value(const char *name);
 
 long free_kb_from(int min_order, int print, const char *when);
+int free_blocks(long *n);
+void print_orders(const char *key, const long *n, int orders);
+long slab_fallbacks(void);
 void psi_memory(long long *some, long long *full);
 long unmovable_blocks(void);
 long extfrag_events(int reset);
 long meminfo_kb_of(const char *path, const char *key);
 long meminfo_kb(const char *key);
-long high_watermarks_kb(void);
+long watermarks_kb(const char *which);
 
 #endif
