@@ -4,11 +4,14 @@
  * field report behind the series: phones that collected traces every few
  * seconds, 4 MiB per CPU, had apps killed to satisfy the allocation.
  *
- * Background "apps" (children) fill memory until PERIODIC_LEFT_MB above
- * the zones' low watermarks and the AUX buffers' size are free: each
- * faults in APP_MB of anonymous memory and gives back its pages of odd
- * PFN, so that what is free is in single pages, between movable pages
- * that compaction could move. A killer acts as Android's lmkd does: a PSI
+ * Background "apps" (children) fill memory: each faults in APP_MB of
+ * anonymous memory, until one more would leave less than
+ * PERIODIC_FLOOR_MB above the zones' low watermarks; then they give back
+ * pages of odd PFN until PERIODIC_LEFT_MB above the low watermarks and
+ * the AUX buffers' size are free, so that most of what is free is in
+ * single pages, between movable pages that compaction could move. (Each
+ * app giving back its half at once would not do: the next app's memory
+ * would be the pages just given back.) A killer acts as Android's lmkd does: a PSI
  * trigger on /proc/pressure/memory (a "some" stall of PERIODIC_STALL_MS in
  * a second, lmkd's default for its first level) and, when it fires,
  * SIGKILL to the largest app. Then N times, every bench.period_ms (default
@@ -44,6 +47,7 @@
 #define APP_MB			16
 #define MAX_APPS		128
 #define PERIODIC_LEFT_MB	8
+#define PERIODIC_FLOOR_MB	4
 #define PERIODIC_STALL_MS	70
 
 /* What the killer and the collections share (MAP_SHARED) */
@@ -53,10 +57,20 @@ struct apps {
 	long kills;
 };
 
-static void app(int ready_fd)
+/* The collections' side of each app: its command and reply pipes */
+static int app_cmd[MAX_APPS], app_reply[MAX_APPS];
+
+/*
+ * An app: faults in APP_MB of anonymous memory and says so; then, told
+ * how many pages to give back, gives back up to that many of its pages of
+ * odd PFN (whose buddies it keeps, so that they stay single free pages,
+ * as the fragmenter does, memstate.c), says so, and holds the rest.
+ */
+static void app(int cmd_fd, int reply_fd)
 {
 	size_t len = (size_t)APP_MB << 20, npages = len / page_size, pg;
 	uint64_t *pfns = calloc(npages, sizeof(*pfns));
+	long give = 0, given = 0;
 	char *m;
 	int pm;
 
@@ -67,62 +81,76 @@ static void app(int ready_fd)
 		_exit(1);
 	for (pg = 0; pg < npages; pg++)
 		m[pg * page_size] = 1;
-	/*
-	 * The pages of odd PFN back: what is free is in single pages whose
-	 * buddies are held (as the fragmenter does, memstate.c)
-	 */
 	pm = open("/proc/self/pagemap", O_RDONLY);
 	if (pm < 0 || pread(pm, pfns, npages * sizeof(*pfns),
 			    (uintptr_t)m / page_size * sizeof(*pfns)) !=
 		      (ssize_t)(npages * sizeof(*pfns)))
 		_exit(1);
 	close(pm);
-	for (pg = 0; pg < npages; pg++)
-		if ((pfns[pg] >> 63) && (pfns[pg] & 1))
-			madvise(m + pg * page_size, page_size, MADV_DONTNEED);
-	free(pfns);
-	if (write(ready_fd, "r", 1) != 1)
+	if (write(reply_fd, &given, sizeof(given)) != sizeof(given) ||
+	    read(cmd_fd, &give, sizeof(give)) != sizeof(give))
 		_exit(1);
-	close(ready_fd);
+	for (pg = 0; pg < npages && given < give; pg++)
+		if ((pfns[pg] >> 63) && (pfns[pg] & 1)) {
+			madvise(m + pg * page_size, page_size, MADV_DONTNEED);
+			given++;
+		}
+	free(pfns);
+	if (write(reply_fd, &given, sizeof(given)) != sizeof(given))
+		_exit(1);
 	for (;;)
 		pause();
 }
 
-/* Start an app; back when its memory is in and half given back */
-static pid_t start_app(void)
+/* Start an app in slot @i; back when its memory is in (0), or -1 */
+static int start_app(struct apps *a, int i)
 {
-	pid_t pid;
-	int p[2];
-	char c;
+	int cmd[2], reply[2];
+	long got;
 
-	if (pipe(p))
+	if (pipe(cmd) || pipe(reply))
 		die("pipe");
 	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
+	a->pid[i] = fork();
+	if (a->pid[i] < 0)
 		die("fork");
-	if (pid == 0) {
-		close(p[0]);
-		app(p[1]);
+	if (a->pid[i] == 0) {
+		close(cmd[1]);
+		close(reply[0]);
+		app(cmd[0], reply[1]);
 	}
-	close(p[1]);
-	if (read(p[0], &c, 1) != 1)
-		c = 0;		/* it died: the slot is reaped later */
-	close(p[0]);
-	return pid;
+	close(cmd[0]);
+	close(reply[1]);
+	app_cmd[i] = cmd[1];
+	app_reply[i] = reply[0];
+	if (i >= a->n)
+		a->n = i + 1;
+	return read(reply[0], &got, sizeof(got)) == sizeof(got) ? 0 : -1;
 }
 
-/* Start apps into the empty slots until free memory is down to @left_kb */
+/*
+ * Fill the empty slots: apps until one more would leave less than
+ * PERIODIC_FLOOR_MB above the low watermarks, then the new ones give back
+ * pages, in single pages, until @left_kb is free.
+ */
 static void fill(struct apps *a, long left_kb)
 {
-	int i;
+	long floor_kb = watermarks_kb("low") + PERIODIC_FLOOR_MB * 1024L;
+	long give, given;
+	int i, fresh[MAX_APPS], n = 0;
 
-	for (i = 0; i < MAX_APPS && meminfo_kb("MemFree") > left_kb; i++)
-		if (a->pid[i] <= 0) {
-			a->pid[i] = start_app();
-			if (i >= a->n)
-				a->n = i + 1;
-		}
+	for (i = 0; i < MAX_APPS &&
+	     meminfo_kb("MemFree") - APP_MB * 1024L > floor_kb; i++)
+		if (a->pid[i] <= 0 && !start_app(a, i))
+			fresh[n++] = i;
+	give = (left_kb - meminfo_kb("MemFree")) / (page_size / 1024);
+	for (i = 0; i < n; i++) {
+		given = give > 0 ? give / (n - i) : 0;
+		if (write(app_cmd[fresh[i]], &given, sizeof(given)) != sizeof(given) ||
+		    read(app_reply[fresh[i]], &given, sizeof(given)) != sizeof(given))
+			given = 0;	/* it died: the slot is reaped later */
+		give -= given;
+	}
 }
 
 /* Reap the killed apps: their slots are empty again */
@@ -131,8 +159,11 @@ static void reap(struct apps *a)
 	int i;
 
 	for (i = 0; i < a->n; i++)
-		if (a->pid[i] > 0 && waitpid(a->pid[i], NULL, WNOHANG) == a->pid[i])
+		if (a->pid[i] > 0 && waitpid(a->pid[i], NULL, WNOHANG) == a->pid[i]) {
 			a->pid[i] = 0;
+			close(app_cmd[i]);
+			close(app_reply[i]);
+		}
 }
 
 /* An app's resident pages, 0 if it is gone */
