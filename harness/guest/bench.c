@@ -77,7 +77,6 @@
 #include <string.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -263,12 +262,13 @@ static void thp_probe(long *alloc, long *fallback, long *anon_huge_kb)
 
 /*
  * The slab probe, as an app starting up: a child forks SLAB_PROBE_N
- * children that wait, and makes SLAB_PROBE_N socket pairs, all held at
- * once, then lets them go. Their slab allocations of order 1 to 3
- * (task_struct, sockets, files) fall back to a smaller order when no free
- * block of their order is there (SLUB's order_fallback, counted over the
- * probe: -1 without CONFIG_SLUB_STATS); forks and socket pairs that
- * failed are counted too.
+ * children that wait, and makes SLAB_PROBE_N pipes, all held at once,
+ * then lets them go. Their slab allocations of order 1 to 3 (task_struct,
+ * mm_struct, signal and file tables, pipe buffers) fall back to a smaller
+ * order when no free block of their order is there (SLUB's
+ * order_fallback, counted over the probe: -1 without CONFIG_SLUB_STATS);
+ * forks and pipes that failed are counted too. (Pipes, not sockets: the
+ * guest kernel has no networking.)
  */
 #define SLAB_PROBE_N	64
 
@@ -299,7 +299,7 @@ static void slab_probe(long *fallbacks, long *failed)
 				_exit(0);
 			}
 			*res += kids[i] < 0;
-			if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv[i])) {
+			if (pipe(sv[i])) {
 				sv[i][0] = sv[i][1] = -1;
 				(*res)++;
 			}
