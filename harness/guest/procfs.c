@@ -130,42 +130,12 @@ long long vmstat_value(const char *name)
 	return vmstat_scan(&name, 1, &v) ? v : -1;
 }
 
-/* Free memory in blocks of order >= min_order, in KiB, from buddyinfo. */
-long free_kb_from(int min_order, int print, const char *when)
-{
-	char line[512], *p;
-	long total = 0, n;
-	int order, off;
-	FILE *f = fopen("/proc/buddyinfo", "r");
-
-	if (!f)
-		die("opening /proc/buddyinfo");
-	while (fgets(line, sizeof(line), f)) {
-		if (print)
-			printf("bench: buddyinfo %s %s", when, line);
-		p = strstr(line, "zone");
-		if (!p)
-			continue;
-		p += 4;
-		while (*p == ' ')
-			p++;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-		for (order = 0; sscanf(p, "%ld%n", &n, &off) == 1; order++) {
-			if (order >= min_order)
-				total += n << order;
-			p += off;
-		}
-	}
-	fclose(f);
-	return total * (page_size / 1024);
-}
-
 /*
  * Free blocks of each order, summed over the zones, from buddyinfo:
- * n[0..MAX_ORDER_NR); returns the highest order listed + 1.
+ * n[0..MAX_ORDER_NR); returns the highest order listed + 1. With @print,
+ * each line of buddyinfo is printed too, as "bench: buddyinfo PRINT ...".
  */
-int free_blocks(long *n)
+static int buddyinfo(long *n, const char *print)
 {
 	char line[512], *p;
 	int order, off, orders = 0;
@@ -176,6 +146,8 @@ int free_blocks(long *n)
 		die("opening /proc/buddyinfo");
 	memset(n, 0, MAX_ORDER_NR * sizeof(*n));
 	while (fgets(line, sizeof(line), f)) {
+		if (print)
+			printf("bench: buddyinfo %s %s", print, line);
 		p = strstr(line, "zone");
 		if (!p)
 			continue;
@@ -194,6 +166,22 @@ int free_blocks(long *n)
 	}
 	fclose(f);
 	return orders;
+}
+
+int free_blocks(long *n)
+{
+	return buddyinfo(n, NULL);
+}
+
+/* Free memory in blocks of order >= min_order, in KiB, from buddyinfo. */
+long free_kb_from(int min_order, int print, const char *when)
+{
+	long n[MAX_ORDER_NR], total = 0;
+	int order, orders = buddyinfo(n, print ? when : NULL);
+
+	for (order = min_order; order < orders; order++)
+		total += n[order] << order;
+	return total * (page_size / 1024);
 }
 
 /* Print " key=n0:n1:..." for @orders counts */
