@@ -81,8 +81,11 @@ def parse(results):
                     continue
                 r = dict(kv.split('=', 1) for kv in kvs)
                 r.setdefault('mode', 'write')
+                # repeats: boots (the file name's), or passes in one
+                # boot (the line's repeat=, harness/bench's --repeats)
                 r.update(arch=arch, kernel=kernel, state=state,
-                         repeat=int(rep), policy=label(kernel, r['pmu']),
+                         repeat=int(rep) + int(r.get('repeat', 0)),
+                         policy=label(kernel, r['pmu']),
                          headline=r['headline'] == '1')
                 rows.append(r)
     derive(rows)
@@ -92,7 +95,9 @@ def parse(results):
 def derive(rows):
     """The figures computed from each row's own fields, and its ratios to
     the order-0 row (aux_test) of the same arch, kernel, state, repeat,
-    size and mode."""
+    size and mode (of the first repeat where order-0 has no more: the
+    repeats are for the PMUs whose figures are noisy, harness/bench's
+    --repeat-pmus)."""
     def cell_key(r):
         return tuple(r[k] for k in ('arch', 'kernel', 'state', 'repeat',
                                     'size_kb', 'mode'))
@@ -128,7 +133,8 @@ def derive(rows):
         r['thp_share'] = (100.0 * huge_kb / num(r['thp_probe_kb'])
                           if huge_kb >= 0 and num(r.get('thp_probe_kb')) > 0
                           else float('nan'))
-        ref = order0.get(cell_key(r))
+        key = cell_key(r)
+        ref = order0.get(key) or order0.get(key[:3] + (0,) + key[4:])
         for p in ('p50', 'p99'):
             key = 'lat_{}_us'.format(p)
             r['lat_{}_ratio'.format(p)] = (

@@ -14,7 +14,7 @@
  *   bench.state=fresh|partial|fragmented|pressure
  *   bench.pmu=N        run only the Nth PMU in name order, so that each one
  *                      gets a fresh boot ("bench: start" says how many
- *                      there are)
+ *                      there are, and their names)
  *   bench.size_kb=N    the headline cell: N KiB per CPU, writable,
  *                      bench.cycles=N cycles (default 4096 and 10), with
  *                      the floor and the THP probe; first in every boot
@@ -27,6 +27,9 @@
  *   bench.big_kb=N     in the fragmented state, one more writable cell of
  *                      N KiB per CPU for every PMU but NO_SG's, with
  *                      bench.big_cycles=N cycles (default: size_cycles)
+ *   bench.repeats=N    the cells of the PMUs named in bench.repeat_pmus=
+ *                      NAME,NAME.. N times (default 1), each pass on the
+ *                      memory state made anew; result lines say repeat=R
  * Cells of one boot share the memory state: the fragmenter is started
  * once, and again after a cell that compacted or reclaimed (which would
  * leave the next cell less fragmented memory than the state promises).
@@ -97,6 +100,8 @@
 #define COSTLY_ORDER	3	/* PAGE_ALLOC_COSTLY_ORDER: 8 to 32 KiB above 0 */
 
 #define MAX_RUNS	64	/* the test PMU's AUX_TEST_MAX_RUNS */
+
+static int repeat;	/* the pass of run_cells() */
 
 /* What the test PMU's layout says of its last buffer and its allocations */
 struct layout {
@@ -361,8 +366,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	double topa_walk = 0, aw;
 	long long psi_some0, psi_full0, psi_some1, psi_full1;
 	long long psi_mmap[2] = { 0, 0 };	/* some, full */
-	long blocks_before[MAX_ORDER_NR], blocks_held[MAX_ORDER_NR];
-	int orders, held_orders = 0;
+	struct free_blocks before, held = { .orders = 0 }, after;
 	long slab_fb = -1, slab_failed = -1;
 	/* what a large-chunk policy takes from THP and slab, on used memory */
 	int walk = takes_large(entry) && strcmp(state, "fresh");
@@ -403,11 +407,10 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	 */
 	if (headline)
 		state_top_up();
-	before_high = free_kb_from(high_order, 1, pmu);
-	orders = free_blocks(blocks_before);
-	before_mid = free_kb_from(mid_order, 0, NULL);
-	small_before = free_kb_from(1, 0, NULL) -
-		       free_kb_from(COSTLY_ORDER + 1, 0, NULL);
+	free_blocks_read(&before, pmu);
+	before_high = free_blocks_kb(&before, high_order, -1);
+	before_mid = free_blocks_kb(&before, mid_order, -1);
+	small_before = free_blocks_kb(&before, 1, COSTLY_ORDER);
 	ub0 = unmovable_blocks();
 	extfrag_events(1);
 	read_layout(pmu, scratch, &l0);
@@ -438,11 +441,10 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 		}
 		if (c == 0) {
 			/* While the first set of buffers is held */
-			held_high = free_kb_from(high_order, 1, "held");
-			held_mid = free_kb_from(mid_order, 0, NULL);
-			small_held = free_kb_from(1, 0, NULL) -
-				     free_kb_from(COSTLY_ORDER + 1, 0, NULL);
-			held_orders = free_blocks(blocks_held);
+			free_blocks_read(&held, "held");
+			held_high = free_blocks_kb(&held, high_order, -1);
+			held_mid = free_blocks_kb(&held, mid_order, -1);
+			small_held = free_blocks_kb(&held, 1, COSTLY_ORDER);
 			if (headline || walk)
 				thp_probe(&thp_alloc, &thp_fallback, &thp_huge_kb);
 			if (walk)
@@ -468,12 +470,13 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	read_layout(pmu, scratch, &l1);
 	extfrag = extfrag_events(0);
 	ub1 = unmovable_blocks();
-	after_high = free_kb_from(high_order, 1, "after");
+	free_blocks_read(&after, "after");
+	after_high = free_blocks_kb(&after, high_order, -1);
 	qsort(lat, nlat, sizeof(*lat), cmp_ll);
 
-	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu mode=%s headline=%d",
+	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu mode=%s headline=%d repeat=%d",
 	       entry, state, ncpus, cycles, aux_size >> 10,
-	       snapshot ? "snapshot" : "write", headline);
+	       snapshot ? "snapshot" : "write", headline, repeat);
 	for (k = 0; k < NR_VM; k++)
 		printf(" %s=%lld", vm_keys[k], v1[k] - v0[k]);
 	printf(" mmaps=%d failed=%ld errno=%d lat_p50_us=%.1f lat_p99_us=%.1f",
@@ -506,8 +509,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	printf(" psi_some_mmap_us=%lld psi_full_mmap_us=%lld",
 	       psi_some0 < 0 ? -1 : psi_mmap[0],
 	       psi_full0 < 0 ? -1 : psi_mmap[1]);
-	print_orders("free_blocks_before", blocks_before, orders);
-	print_orders("free_blocks_held", blocks_held, held_orders);
+	print_orders("free_blocks_before", before.n, before.orders);
+	print_orders("free_blocks_held", held.n, held.orders);
 	printf(" walk=%d slab_fallbacks=%ld slab_probe_failed=%ld",
 	       walk, slab_fb, slab_failed);
 	printf(" vmap_pmd_order=%d vmap_cont_order=%d", l1.pmd_order, l1.cont_order);
@@ -591,26 +594,35 @@ static int cells_of(const char *entry, const char *state, size_t size_kb,
 	return n;
 }
 
-/* Every cell of one PMU, in the state; re-made after a cell changed it. */
+/*
+ * Every cell of one PMU, in the state, bench.repeats times for the PMUs of
+ * bench.repeat_pmus; the state is made anew for each pass and after a
+ * cell that changed it.
+ */
 static void run_cells(const char *entry, const char *state, size_t size_kb,
 		      int cycles)
 {
 	struct cell cells[MAX_CELLS];
-	int n = cells_of(entry, state, size_kb, cycles, cells), i, changed = 1;
+	int n = cells_of(entry, state, size_kb, cycles, cells), i, changed;
+	const char *rep_pmus = cmdline_value("repeat_pmus");
+	int reps = rep_pmus && in_list(rep_pmus, entry) ? param("repeats", 1) : 1;
 
-	for (i = 0; i < n; i++) {
-		if (changed || !state_alive()) {
-			if (i)
-				printf("bench: state %s made again\n", state);
-			state_leave();
-			state_enter(state);
-		} else {
-			/* freed kernel memory may have merged into a 2 MiB block */
-			state_top_up();
+	for (repeat = 0; repeat < reps; repeat++) {
+		changed = 1;
+		for (i = 0; i < n; i++) {
+			if (changed || !state_alive()) {
+				if (i || repeat)
+					printf("bench: state %s made again\n", state);
+				state_leave();
+				state_enter(state);
+			} else {
+				/* freed kernel memory may have merged into a 2 MiB block */
+				state_top_up();
+			}
+			changed = run_pmu(entry, state, cells[i].cycles,
+					  cells[i].size_kb << 10, cells[i].snapshot,
+					  cells[i].headline);
 		}
-		changed = run_pmu(entry, state, cells[i].cycles,
-				  cells[i].size_kb << 10, cells[i].snapshot,
-				  cells[i].headline);
 	}
 	state_leave();
 }
@@ -672,8 +684,11 @@ int main(void)
 	}
 	qsort(pmus, n, sizeof(*pmus), cmp_str);
 
-	printf("bench: start state=%s cycles=%d size_kb=%zu cpus=%d pmus=%d\n",
+	printf("bench: start state=%s cycles=%d size_kb=%zu cpus=%d pmus=%d names=",
 	       state, cycles, size_kb, ncpus, n);
+	for (i = 0; i < n; i++)
+		printf("%s%s", i ? "," : "", pmus[i]);
+	printf("\n");
 	for (i = 0; i < n; i++)
 		if (only < 0 || only == i)
 			run_cells(pmus[i], state, size_kb, cycles);

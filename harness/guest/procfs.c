@@ -131,20 +131,19 @@ long long vmstat_value(const char *name)
 }
 
 /*
- * Free blocks of each order, summed over the zones, from buddyinfo:
- * n[0..MAX_ORDER_NR); returns the highest order listed + 1. With @print,
- * each line of buddyinfo is printed too, as "bench: buddyinfo PRINT ...".
+ * Read /proc/buddyinfo into @b. With @print, each of its lines is printed
+ * too, as "bench: buddyinfo PRINT ...".
  */
-static int buddyinfo(long *n, const char *print)
+void free_blocks_read(struct free_blocks *b, const char *print)
 {
 	char line[512], *p;
-	int order, off, orders = 0;
+	int order, off;
 	long v;
 	FILE *f = fopen("/proc/buddyinfo", "r");
 
 	if (!f)
 		die("opening /proc/buddyinfo");
-	memset(n, 0, MAX_ORDER_NR * sizeof(*n));
+	memset(b, 0, sizeof(*b));
 	while (fgets(line, sizeof(line), f)) {
 		if (print)
 			printf("bench: buddyinfo %s %s", print, line);
@@ -158,30 +157,34 @@ static int buddyinfo(long *n, const char *print)
 			p++;
 		for (order = 0; order < MAX_ORDER_NR &&
 		     sscanf(p, "%ld%n", &v, &off) == 1; order++) {
-			n[order] += v;
+			b->n[order] += v;
 			p += off;
 		}
-		if (order > orders)
-			orders = order;
+		if (order > b->orders)
+			b->orders = order;
 	}
 	fclose(f);
-	return orders;
 }
 
-int free_blocks(long *n)
+/* Free KiB in @b's blocks of order min_order to max_order (-1: any) */
+long free_blocks_kb(const struct free_blocks *b, int min_order, int max_order)
 {
-	return buddyinfo(n, NULL);
+	long total = 0;
+	int order;
+
+	for (order = min_order; order < b->orders &&
+	     (max_order < 0 || order <= max_order); order++)
+		total += b->n[order] << order;
+	return total * (page_size / 1024);
 }
 
 /* Free memory in blocks of order >= min_order, in KiB, from buddyinfo. */
 long free_kb_from(int min_order, int print, const char *when)
 {
-	long n[MAX_ORDER_NR], total = 0;
-	int order, orders = buddyinfo(n, print ? when : NULL);
+	struct free_blocks b;
 
-	for (order = min_order; order < orders; order++)
-		total += n[order] << order;
-	return total * (page_size / 1024);
+	free_blocks_read(&b, print ? when : NULL);
+	return free_blocks_kb(&b, min_order, -1);
 }
 
 /* Print " key=n0:n1:..." for @orders counts */

@@ -44,8 +44,15 @@ int vmstat_scan(const char * const *keys, size_t n, long long *v);
 void read_vmstat(long long *v);
 long long vmstat_value(const char *name);
 
+/* The free blocks of each order, summed over the zones, at one moment */
+struct free_blocks {
+	long n[MAX_ORDER_NR];
+	int orders;		/* the highest order listed + 1 */
+};
+
+void free_blocks_read(struct free_blocks *b, const char *print);
+long free_blocks_kb(const struct free_blocks *b, int min_order, int max_order);
 long free_kb_from(int min_order, int print, const char *when);
-int free_blocks(long *n);
 void print_orders(const char *key, const long *n, int orders);
 long slab_fallbacks(void);
 void psi_memory(long long *some, long long *full);

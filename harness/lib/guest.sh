@@ -182,7 +182,8 @@ guest_boot() {
 
 # guest_verdicts [--allow-oom] [--allow-alloc-warnings] LOG: what fails
 # every guest run, whatever it ran: a timeout (guest_boot), a guest that
-# did not finish ("guest: done", guest/init.c), a kernel report. Prints
+# did not finish ("guest: done N", guest/init.c) or whose programs
+# failed (N > 0), a kernel report. Prints
 # "TIMEOUT: ..." or "FAIL: ..." lines, and returns 1 if there was any.
 # With --allow-oom (the benchmark, whose fragmented and pressure states
 # may bring the OOM killer: it counts the kills, and its report judges
@@ -207,6 +208,10 @@ guest_verdicts() {
 		bad=1
 	elif ! grep -q '^guest: done ' "$log"; then
 		printf 'FAIL: the guest did not finish (%s)\n' "$log" >&2
+		bad=1
+	elif ! grep -q '^guest: done 0$' "$log"; then
+		printf 'FAIL: %s of the guest'"'"'s programs failed (%s)\n' \
+			"$(sed -n 's/^guest: done //p' "$log" | head -1)" "$log" >&2
 		bad=1
 	fi
 	if [ -n "$allow_oom$allow_alloc" ]; then
