@@ -60,34 +60,45 @@ def short(kernel, pmu):
     return '{}: {}'.format(kernel, SHORT.get(pmu, pmu))
 
 
-def parse(results):
-    rows = []
+def raw_lines(results, name_re, kind):
+    """(match of name_re, the line's fields as a dict) for every
+    "bench: KIND key=value..." line of the run's raw/ logs whose names
+    match name_re, in name order ("bench: KIND word ...", as "bench:
+    periodic start ...", is another message). A line whose other words
+    are not all key=value (a kernel message printed into it on the
+    console) is skipped, and said."""
     raw = os.path.join(results, 'raw')
+    prefix = 'bench: {} '.format(kind)
     for name in sorted(os.listdir(raw)):
-        # ARCH is x86_64, arm64 or arm64_16k (16 KiB pages)
-        m = re.fullmatch(r'(\w+)-(base|series)-(\w+)-(\d+)-\d+\.log', name)
+        m = re.fullmatch(name_re, name)
         if not m:
             continue
-        arch, kernel, state, rep = m.groups()
         with open(os.path.join(raw, name), errors='replace') as f:
             for line in f:
-                if not line.startswith('bench: result '):
+                kvs = line[len(prefix):].split()
+                if not line.startswith(prefix) or not kvs or '=' not in kvs[0]:
                     continue
-                kvs = line.split()[2:]
                 if not all('=' in kv for kv in kvs):
-                    # a kernel message printed into the line on the console
-                    print(f'bench-report: {name}: skipping a garbled result line',
+                    print(f'bench-report: {name}: skipping a garbled line',
                           file=sys.stderr)
                     continue
-                r = dict(kv.split('=', 1) for kv in kvs)
-                r.setdefault('mode', 'write')
-                # repeats: boots (the file name's), or passes in one
-                # boot (the line's repeat=, harness/bench's --repeats)
-                r.update(arch=arch, kernel=kernel, state=state,
-                         repeat=int(rep) + int(r.get('repeat', 0)),
-                         policy=label(kernel, r['pmu']),
-                         headline=r['headline'] == '1')
-                rows.append(r)
+                yield m, dict(kv.split('=', 1) for kv in kvs)
+
+
+def parse(results):
+    rows = []
+    # ARCH is x86_64, arm64 or arm64_16k (16 KiB pages)
+    for m, r in raw_lines(results, r'(\w+)-(base|series)-(\w+)-(\d+)-\d+\.log',
+                          'result'):
+        arch, kernel, state, rep = m.groups()
+        r.setdefault('mode', 'write')
+        # repeats: boots (the file name's), or passes in one boot (the
+        # line's repeat=, harness/bench's --repeats)
+        r.update(arch=arch, kernel=kernel, state=state,
+                 repeat=int(rep) + int(r.get('repeat', 0)),
+                 policy=label(kernel, r['pmu']),
+                 headline=r['headline'] == '1')
+        rows.append(r)
     derive(rows)
     return rows
 
@@ -247,17 +258,10 @@ def oracle_of(r):
 def parse_periodic(results):
     """The periodic scenario's lines: raw/periodic-ARCH-KERNEL-ENTRY.log"""
     out = []
-    raw = os.path.join(results, 'raw')
-    for name in sorted(os.listdir(raw)):
-        m = re.fullmatch(r'periodic-(\w+)-(base|series)-.*\.log', name)
-        if not m:
-            continue
-        with open(os.path.join(raw, name), errors='replace') as f:
-            for line in f:
-                if line.startswith('bench: periodic entry='):
-                    r = dict(kv.split('=', 1) for kv in line.split()[2:] if '=' in kv)
-                    r.update(arch=m.group(1), kernel=m.group(2))
-                    out.append(r)
+    for m, r in raw_lines(results, r'periodic-(\w+)-(base|series)-.*\.log',
+                          'periodic'):
+        r.update(arch=m.group(1), kernel=m.group(2))
+        out.append(r)
     return out
 
 
