@@ -62,6 +62,11 @@ def short_num(v):
     return fmt(v, '{:.0f}' if v >= 100 else '{:.1f}')
 
 
+def heading(arch, what):
+    """A section's heading: ## ARCH TITLE: WHAT, and its blank line"""
+    return ['## {}: {}'.format(ARCH_TITLES.get(arch, arch), what), '']
+
+
 def md_sizes(rows, arch, grid):
     lines = []
     sel = size_cells(rows, arch)
@@ -69,7 +74,7 @@ def md_sizes(rows, arch, grid):
     if not sizes:
         return lines
     sizes = sorted(set(sizes) | {int(r['size_kb']) for r in sel if r['headline']})
-    lines += ['## {}: by buffer size'.format(ARCH_TITLES.get(arch, arch)), '',
+    lines += heading(arch, 'by buffer size') + [
               'Per CPU; "write": writable, the default watermark; "snapshot": '
               'mapped read-only (overwrite mode). The 4 MiB writable cells are '
               'the headline runs ({} cycles), the others {} cycles.'.format(
@@ -100,7 +105,7 @@ def md_pt(rows, arch):
     cells = pt_cells(rows, arch)
     if not cells:
         return []
-    lines = ['## {}: Intel PT'.format(ARCH_TITLES.get(arch, arch)), '',
+    lines = heading(arch, 'Intel PT') + [
              'today: `aux_test_large` of the base kernel (PREFER_LARGE as Intel PT '
              'has it); without: the series\' `aux_test_large` ("compact", Intel PT '
              'without "perf/x86/intel/pt: Take large AUX chunks only when they are '
@@ -137,8 +142,7 @@ def md_big(rows, arch, big):
     sel = [r for r in rows if r['arch'] == arch and r['big']]
     if not sel:
         return []
-    lines = ['## {}: {} per CPU on fragmented memory'.format(
-        ARCH_TITLES.get(arch, arch), size_label(big)), '',
+    lines = heading(arch, '{} per CPU on fragmented memory'.format(size_label(big))) + [
         'The page array of such a buffer is larger than a page, and the '
         'drivers\' arrays too.', '',
         '| policy | mmaps | failed | errno | compact stalls | alloc stalls '
@@ -175,7 +179,7 @@ def md_background(rows, arch):
     sel = [r for r in rows if r['arch'] == arch and (r['headline'] or r['big'])]
     if not sel:
         return []
-    lines = ['## {}: background work woken'.format(ARCH_TITLES.get(arch, arch)), '',
+    lines = heading(arch, 'background work woken') + [
              'kswapd and kcompactd work during the cell (all its cycles), '
              'median [min-max] over repeats: what the allocations woke, '
              'besides the stalls they took themselves.', '',
@@ -211,11 +215,11 @@ def md_walk(rows, arch):
     sel = [r for r in rows if r['arch'] == arch and r.get('walk') == '1']
     if not sel:
         return []
-    lines = ['## {}: what the large-chunk walk takes'.format(ARCH_TITLES.get(arch, arch)), '',
+    lines = heading(arch, 'what the large-chunk walk takes') + [
              'Cells of the policies that take large chunks on partial and '
              'fragmented memory, with their first buffers held: the THP '
              'probe\'s share, the slab allocations of the slab probe (forks '
-             'and socket pairs) that fell back to a smaller order, the free '
+             'and pipes) that fell back to a smaller order, the free '
              'KiB in blocks of order 1-3 / 4-8 / 9+ before the cell and while '
              'held, and chunks and translations per MiB against the oracle '
              '(the fewest the free blocks at the cell\'s start allowed by the '
