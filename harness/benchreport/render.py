@@ -7,7 +7,7 @@ import statistics
 from .data import (ARCH_TITLES, BUDDYINFO, STATES, TOPA_ENTRIES, buddyinfo,
                    finite, label, med, num, policies_of, pt_cells, pt_pair,
                    select, short, size_cells, size_label, stalls)
-from .goals import goals
+from .goals import goals, where
 
 # Summary columns: (key, header, format)
 COLUMNS = [
@@ -294,6 +294,12 @@ def write_md(results, rows, run_info, big, grid, periodic=()):
         if k in run_info:
             lines.append('- {}: {}'.format(k, run_info[k]))
     lines += [''] + md_goals(goals(rows, big, periodic))
+    cut = [r for r in rows if r.get('cut') == '1']
+    if cut:
+        lines += ['Cells cut short (their mmap()s took more than the guest\'s '
+                  'bench.cell_secs; figures per mmap() over the cycles that ran): ' +
+                  '; '.join('{} {} {} {} cycles'.format(where(r), r['kernel'], r['pmu'],
+                                                       r['cycles']) for r in cut), '']
     lines += ['## The 4 MiB cells', '',
               'Cells: median [min-max] over repeats; counters are deltas '
               'over the whole workload (all cycles, all CPUs); latencies are '

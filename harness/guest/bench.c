@@ -27,6 +27,9 @@
  *   bench.big_kb=N     in the fragmented state, one more writable cell of
  *                      N KiB per CPU for every PMU but NO_SG's, with
  *                      bench.big_cycles=N cycles (default: size_cycles)
+ *   bench.cell_secs=N  a cell's cycles stop once its mmap()s have taken
+ *                      N seconds (default 60; at least one cycle runs):
+ *                      the line says the cycles that ran, and cut=1
  *   bench.repeats=N    the cells up to the headline's size of the PMUs
  *                      named in bench.repeat_pmus=NAME,NAME.. N times
  *                      (default 1), each pass on the memory state made
@@ -385,6 +388,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	long long *floor_lat;
 	int type, c, cpu, nlat = 0, nr = 0, i, last_errno = 0, n;
 	int prot = snapshot ? PROT_READ : PROT_READ | PROT_WRITE;
+	long long t_cell, cell_ns = param("cell_secs", 60) * 1000000000LL;
+	int cut = 0, nfloor = cycles * ncpus;	/* the floor's, not cut */
 	size_t k;
 
 	type = entry_pmu(entry, pmu, sizeof(pmu), &config);
@@ -419,6 +424,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	psi_memory(&psi_some0, &psi_full0);
 	read_vmstat(v0);
 
+	t_cell = now_ns();
 	for (c = 0; c < cycles; c++) {
 		for (cpu = 0; cpu < ncpus; cpu++) {
 			aux_open(&cb[cpu], type, config, cpu, aux_size, prot,
@@ -452,7 +458,14 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 			if (walk)
 				slab_probe(&slab_fb, &slab_failed);
 		}
-		if (c == cycles - 1) {
+		/*
+		 * A cell past bench.cell_secs stops after this cycle (the
+		 * policies that compact took up to a minute per mmap() on
+		 * arm64's fragmented memory): its figures are per mmap(),
+		 * and the line says how many cycles ran (cut=1).
+		 */
+		cut = c + 1 < cycles && now_ns() - t_cell > cell_ns;
+		if (c == cycles - 1 || cut) {
 			/*
 			 * While the last set is held: reading arm64's page
 			 * table dump can let the fragmenter's blocks merge
@@ -465,6 +478,10 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 		}
 		for (cpu = 0; cpu < ncpus; cpu++)
 			aux_close(&cb[cpu], aux_size);
+		if (cut) {
+			cycles = c + 1;
+			break;
+		}
 	}
 
 	read_vmstat(v1);
@@ -476,8 +493,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	after_high = free_blocks_kb(&after, high_order, -1);
 	qsort(lat, nlat, sizeof(*lat), cmp_ll);
 
-	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d size_kb=%zu mode=%s headline=%d repeat=%d",
-	       entry, state, ncpus, cycles, aux_size >> 10,
+	printf("bench: result pmu=%s state=%s cpus=%d cycles=%d cut=%d size_kb=%zu mode=%s headline=%d repeat=%d",
+	       entry, state, ncpus, cycles, cut, aux_size >> 10,
 	       snapshot ? "snapshot" : "write", headline, repeat);
 	for (k = 0; k < NR_VM; k++)
 		printf(" %s=%lld", vm_keys[k], v1[k] - v0[k]);
@@ -501,7 +518,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	       before_mid, held_mid);
 	printf(" extfrag=%ld unmovable_blocks_delta=%ld", extfrag, ub1 - ub0);
 	printf(" floor_p50_us=%.1f thp_fault_alloc=%ld thp_fault_fallback=%ld thp_anon_huge_kb=%ld thp_probe_kb=%d thp_kb=%zu",
-	       floor_lat[(cycles * ncpus) / 2] / 1000.0, thp_alloc, thp_fallback,
+	       floor_lat[nfloor / 2] / 1000.0, thp_alloc, thp_fallback,
 	       thp_huge_kb, THP_PROBE_MB << 10, pmd_size >> 10);
 	printf(" free_kb_costly_before=%ld free_kb_costly_held=%ld",
 	       small_before, small_held);
