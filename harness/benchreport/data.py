@@ -1,6 +1,7 @@
 """The benchmark's results: the guests' "bench: result" lines as rows
 (one dict per line, keyed by its own key=value fields, plus what is
 derived from them), and the lookups the goals and the renderers share."""
+import math
 import os
 import re
 import statistics
@@ -162,6 +163,12 @@ def derive(rows):
         for k in ('slab_fallbacks', 'slab_probe_failed'):
             if num(r.get(k)) < 0:
                 r[k] = float('nan')
+        # kswapd and kcompactd woken by the AUX mmap()s themselves (their
+        # stacks have perf_mmap()), with kcompactd woken by kswapd when
+        # the mmap()s woke kswapd; nan for a line without the wake trace
+        ks, kc = num(r.get('kswapd_wakes_mmap')), num(r.get('kcompactd_wakes_mmap'))
+        r['wakes_mmap'] = (ks + kc + (num(r['kcompactd_wakes_kswapd']) if ks > 0 else 0)
+                           if ks >= 0 and kc >= 0 else float('nan'))
         # the oracle's chunks and translations of a buffer, per MiB
         chunks, transl = oracle_of(r)
         r['chunks_oracle'] = chunks / (mb / int(r['cpus']))
@@ -232,11 +239,15 @@ def oracle(free, nbufs, pages, max_order, vmap_orders=None):
 
 
 def oracle_of(r):
-    """The oracle of a row of ORACLE_PMUS with its free blocks at the
-    cell's start: chunks and translations per buffer (the cell maps one
-    buffer per CPU at a time), else nan"""
-    free = r['free_blocks_before_list']
-    if r['pmu'] not in ORACLE_PMUS or not free:
+    """The oracle of a row of ORACLE_PMUS: chunks and translations per
+    buffer (a cycle maps one buffer per CPU), else nan. Each cycle's
+    chunks against what was free as that cycle started (cycle_free_blocks:
+    the pages a cycle frees wait on the per-CPU lists, outside the buddy's
+    blocks, when the next one starts), averaged over the cycles; the
+    translations, read in the last cycle, against that cycle's. A line
+    without the per-cycle figures (before 2026-12-07): every cycle against
+    the cell's start."""
+    if r['pmu'] not in ORACLE_PMUS or not r['free_blocks_before_list']:
         return float('nan'), float('nan')
     pages = int(r['size_kb']) // int(r['page_kb'])
     # writable: chunks of at most the watermark, half the buffer
@@ -251,8 +262,14 @@ def oracle_of(r):
         vmap = (pmd, cont)
         max_order = min(max_order, max(pmd, cont))
     bufs = int(r['cpus'])
-    chunks, transl = oracle(free, bufs, pages, max_order, vmap)
-    return chunks / bufs, transl / bufs
+    frees = ([[int(x) for x in c.split(':')]
+              for c in r['cycle_free_blocks'].split('/')]
+             if r.get('cycle_free_blocks') else [r['free_blocks_before_list']])
+    per = [oracle(free, bufs, pages, max_order, vmap) for free in frees]
+    chunks = [c for c, _ in per]
+    if any(math.isnan(c) for c in chunks):
+        return float('nan'), float('nan')
+    return sum(chunks) / len(chunks) / bufs, per[-1][1] / bufs
 
 
 def parse_periodic(results):

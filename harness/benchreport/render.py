@@ -171,6 +171,8 @@ BACKGROUND = [
     ('compact_daemon_wake', 'kcompactd wakes'),
     ('compact_daemon_migrate_scanned', 'kcompactd migrate scanned'),
     ('compact_daemon_free_scanned', 'kcompactd free scanned'),
+    ('kswapd_wakes', 'kswapd wakes'), ('kcompactd_wakes', 'kcompactd wakes (traced)'),
+    ('wakes_mmap', 'wakes by the mmap()s'),
 ]
 
 
@@ -182,7 +184,12 @@ def md_background(rows, arch):
     lines = heading(arch, 'background work woken') + [
              'kswapd and kcompactd work during the cell (all its cycles), '
              'median [min-max] over repeats: what the allocations woke, '
-             'besides the stalls they took themselves.', '',
+             'besides the stalls they took themselves. The traced wakes '
+             '(vmscan:mm_vmscan_wakeup_kswapd, '
+             'compaction:mm_compaction_wakeup_kcompactd) are every waker\'s; '
+             '"by the mmap()s": those whose stack has perf_mmap(), and '
+             'kcompactd woken by kswapd then. The probes of the walk '
+             'table run in order-0\'s cells too.', '',
              '| state | size | policy | ' + ' | '.join(h for _, h in BACKGROUND) + ' |',
              '|---' * (len(BACKGROUND) + 3) + '|']
     for state in [s for s in STATES if select(sel, state=s)]:

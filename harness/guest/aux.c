@@ -90,6 +90,8 @@ int aux_open(struct cpu_buf *cb, int type, __u64 config, int cpu,
 
 void aux_close(struct cpu_buf *cb, size_t aux_size)
 {
+	if (cb->fd < 0)		/* not opened (a cut cell's cycle) */
+		return;
 	if (cb->aux != MAP_FAILED)
 		munmap(cb->aux, aux_size);
 	munmap(cb->rb, 2 * page_size);

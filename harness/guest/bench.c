@@ -27,13 +27,14 @@
  *   bench.big_kb=N     in the fragmented state, one more writable cell of
  *                      N KiB per CPU for every PMU but NO_SG's, with
  *                      bench.big_cycles=N cycles (default: size_cycles)
- *   bench.cell_secs=N  a cell's cycles stop once its mmap()s have taken
- *                      N seconds (default 60; at least one cycle runs):
- *                      the line says the cycles that ran, and cut=1
- *   bench.repeats=N    the cells up to the headline's size of the PMUs
- *                      named in bench.repeat_pmus=NAME,NAME.. N times
- *                      (default 1), each pass on the memory state made
- *                      anew, before the larger cells; result lines say
+ *   bench.cell_secs=N  once a cell's mmap()s have taken N seconds, it
+ *                      maps no more buffers and stops after that cycle
+ *                      (default 60; at least one mmap()): the line says
+ *                      the cycles that ran, and cut=1
+ *   bench.repeats=N    the headline cell of the PMUs named in
+ *                      bench.repeat_pmus=NAME,NAME.. N times (default
+ *                      1), each pass on the memory state made anew,
+ *                      before the larger cells; result lines say
  *                      repeat=R
  * Cells of one boot share the memory state: the fragmenter is started
  * once, and again after a cell that compacted or reclaimed (which would
@@ -373,8 +374,13 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	long long psi_mmap[2] = { 0, 0 };	/* some, full */
 	struct free_blocks before, held = { .orders = 0 }, after;
 	long slab_fb = -1, slab_failed = -1;
-	/* what a large-chunk policy takes from THP and slab, on used memory */
-	int walk = takes_large(entry) && strcmp(state, "fresh");
+	/*
+	 * What a large-chunk policy takes from THP and slab, on used memory;
+	 * order-0 runs the same probes, as their reference: what the probes
+	 * do (their forks' stacks wake kswapd) is theirs, not the policy's.
+	 */
+	int walk = (takes_large(entry) || !strcmp(entry, "aux_test")) &&
+		   strcmp(state, "fresh");
 	long small_before, small_held = -1;
 	long long v0[NR_VM], v1[NR_VM], *lat;
 	struct cpu_buf cb[MAX_CPUS];
@@ -390,6 +396,13 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	int prot = snapshot ? PROT_READ : PROT_READ | PROT_WRITE;
 	long long t_cell, cell_ns = param("cell_secs", 60) * 1000000000LL;
 	int cut = 0, nfloor = cycles * ncpus;	/* the floor's, not cut */
+	/* each cycle's free blocks at its start, and the chunks it took */
+	char *cyc_free = NULL, *cyc_chunks = NULL;
+	size_t cyc_free_len, cyc_chunks_len;
+	FILE *cf, *cc;
+	struct free_blocks now;
+	struct wakes wk;
+	long chunks0;
 	size_t k;
 
 	type = entry_pmu(entry, pmu, sizeof(pmu), &config);
@@ -420,13 +433,35 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	small_before = free_blocks_kb(&before, 1, COSTLY_ORDER);
 	ub0 = unmovable_blocks();
 	extfrag_events(1);
+	wakes_start();
 	read_layout(pmu, scratch, &l0);
 	psi_memory(&psi_some0, &psi_full0);
 	read_vmstat(v0);
 
+	cf = open_memstream(&cyc_free, &cyc_free_len);
+	cc = open_memstream(&cyc_chunks, &cyc_chunks_len);
+	if (!cf || !cc)
+		die("open_memstream");
 	t_cell = now_ns();
 	for (c = 0; c < cycles; c++) {
+		/*
+		 * What the free lists hold as this cycle starts: the pages
+		 * the last cycle freed wait on the per-CPU lists, outside
+		 * the buddy's blocks, so the report's oracle is per cycle.
+		 */
+		if (c)
+			free_blocks_read(&now, NULL);
+		else
+			now = before;
+		for (i = 0; i < now.orders; i++)
+			fprintf(cf, "%s%ld", i ? ":" : (c ? "/" : ""), now.n[i]);
+		chunks0 = chunks;
 		for (cpu = 0; cpu < ncpus; cpu++) {
+			cb[cpu].fd = -1;
+			if (nlat && now_ns() - t_cell > cell_ns) {
+				cut = 1;	/* no more buffers: see below */
+				continue;
+			}
 			aux_open(&cb[cpu], type, config, cpu, aux_size, prot,
 				 &lat[nlat++], psi_mmap);
 			if (cb[cpu].aux == MAP_FAILED) {
@@ -447,6 +482,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 					topa_max_walk = w;
 			}
 		}
+		fprintf(cc, "%s%ld", c ? ":" : "", chunks - chunks0);
 		if (c == 0) {
 			/* While the first set of buffers is held */
 			free_blocks_read(&held, "held");
@@ -459,12 +495,13 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 				slab_probe(&slab_fb, &slab_failed);
 		}
 		/*
-		 * A cell past bench.cell_secs stops after this cycle (the
-		 * policies that compact took up to a minute per mmap() on
-		 * arm64's fragmented memory): its figures are per mmap(),
-		 * and the line says how many cycles ran (cut=1).
+		 * A cell past bench.cell_secs maps no more buffers and stops
+		 * after this cycle (the policies that compact took up to a
+		 * minute per mmap() on arm64's fragmented memory): its
+		 * figures are per mmap() (or per buffer), and the line says
+		 * how many cycles ran (cut=1).
 		 */
-		cut = c + 1 < cycles && now_ns() - t_cell > cell_ns;
+		cut = cut || (c + 1 < cycles && now_ns() - t_cell > cell_ns);
 		if (c == cycles - 1 || cut) {
 			/*
 			 * While the last set is held: reading arm64's page
@@ -485,9 +522,12 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	}
 
 	read_vmstat(v1);
+	fclose(cf);
+	fclose(cc);
 	psi_memory(&psi_some1, &psi_full1);
 	read_layout(pmu, scratch, &l1);
 	extfrag = extfrag_events(0);
+	wakes_read(&wk);
 	ub1 = unmovable_blocks();
 	free_blocks_read(&after, "after");
 	after_high = free_blocks_kb(&after, high_order, -1);
@@ -530,6 +570,11 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	       psi_full0 < 0 ? -1 : psi_mmap[1]);
 	print_orders("free_blocks_before", before.n, before.orders);
 	print_orders("free_blocks_held", held.n, held.orders);
+	printf(" cycle_chunks=%s cycle_free_blocks=%s", cyc_chunks, cyc_free);
+	printf(" kswapd_wakes=%ld kswapd_wakes_mmap=%ld kswapd_wake_order=%d",
+	       wk.kswapd, wk.kswapd_mmap, wk.max_order);
+	printf(" kcompactd_wakes=%ld kcompactd_wakes_mmap=%ld kcompactd_wakes_kswapd=%ld",
+	       wk.kcompactd, wk.kcompactd_mmap, wk.kcompactd_kswapd);
 	printf(" walk=%d slab_fallbacks=%ld slab_probe_failed=%ld",
 	       walk, slab_fb, slab_failed);
 	printf(" vmap_pmd_order=%d vmap_cont_order=%d", l1.pmd_order, l1.cont_order);
@@ -545,9 +590,17 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 		       l1.errors - l0.errors,
 		       l1.allocs > l0.allocs ?
 		       (l1.ns - l0.ns) / 1000.0 / (l1.allocs - l0.allocs) : -1.0);
+	/* Who woke kswapd at the highest order: its mask and stack */
+	if (wk.max_order >= 0)
+		printf("bench: waker pmu=%s size_kb=%zu mode=%s repeat=%d order=%d gfp=%s stack=%s\n",
+		       entry, aux_size >> 10, snapshot ? "snapshot" : "write",
+		       repeat, wk.max_order, wk.gfp[0] ? wk.gfp : "?",
+		       wk.stack[0] ? wk.stack : "?");
 	fflush(stdout);
 	free(lat);
 	free(floor_lat);
+	free(cyc_free);
+	free(cyc_chunks);
 	/*
 	 * Did this cell change the memory state the next one starts from
 	 * (compaction, reclaim, or the OOM killer, whose victim is the
@@ -614,9 +667,9 @@ static int cells_of(const char *entry, const char *state, size_t size_kb,
 }
 
 /*
- * Every cell of one PMU, in the state: those up to the headline's size
- * bench.repeats times for the PMUs of bench.repeat_pmus (once for the
- * others), then the larger ones once. The state is made anew for each
+ * Every cell of one PMU, in the state: the headline bench.repeats times
+ * for the PMUs of bench.repeat_pmus (once for the others) and the other
+ * cells up to its size once, then the larger ones once. The state is made anew for each
  * pass and after a cell that changed it. The larger cells come last
  * because the state made again after them is not the state made at
  * boot: the fragmenter, started again after 256 MiB of single pages were
@@ -637,7 +690,8 @@ static void run_cells(const char *entry, const char *state, size_t size_kb,
 		repeat = large ? 0 : pass;
 		changed = 1;
 		for (i = 0; i < n; i++) {
-			if ((cells[i].size_kb > size_kb) != large)
+			if ((cells[i].size_kb > size_kb) != large ||
+			    (pass && !large && !cells[i].headline))
 				continue;
 			if (changed || !state_alive()) {
 				if (i || pass)

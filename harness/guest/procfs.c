@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "procfs.h"
@@ -309,6 +310,123 @@ long extfrag_events(int reset)
 		fclose(f);
 	}
 	return total;
+}
+
+#define WAKES		TRACEFS "/instances/bench_wakes"
+#define KSWAPD_EV	"mm_vmscan_wakeup_kswapd"
+#define KCOMPACTD_EV	"mm_compaction_wakeup_kcompactd"
+
+/* Start counting the wake-ups, with an empty buffer (once per cell) */
+void wakes_start(void)
+{
+	/* mkdir makes the instance; EEXIST: an earlier cell's, reused */
+	if (mkdir(WAKES, 0755) && errno != EEXIST)
+		return;
+	write_file(WAKES "/buffer_size_kb", "256");
+	write_file(WAKES "/options/stacktrace", "1");
+	write_file(WAKES "/events/vmscan/" KSWAPD_EV "/enable", "1");
+	write_file(WAKES "/events/compaction/" KCOMPACTD_EV "/enable", "1");
+	write_file_flags(WAKES "/trace", "", O_TRUNC);
+}
+
+/* The function of a stack line (" => name" or " => name+0x1/0x2"), or 0 */
+static int frame_name(const char *line, char *fn, size_t len)
+{
+	char fmt[32];
+
+	snprintf(fmt, sizeof(fmt), " => %%%zu[^+ \n]", len - 1);
+	return sscanf(line, fmt, fn) == 1;
+}
+
+/*
+ * The frames of a waker's stack below the allocator, as "a<b<c": the
+ * first frames are the wake and the page allocator's slow path, the same
+ * for every waker.
+ */
+static void add_frame(char *stack, size_t len, const char *fn)
+{
+	static const char * const skip[] = {
+		"wakeup_kswapd", "wake_all_kswapds", "__alloc_pages",
+		"__alloc_frozen_pages", "alloc_pages", "get_page_from_freelist",
+		"wakeup_kcompactd", "trace_", "__traceiter", "stack_trace",
+		"ftrace", "__ftrace",
+	};
+	size_t i, used = strlen(stack);
+
+	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strncmp(fn, skip[i], strlen(skip[i])))
+			return;
+	if (used + strlen(fn) + 2 < len)
+		snprintf(stack + used, len - used, "%s%s", used ? "<" : "", fn);
+}
+
+/* One traced wake-up: its event, order, mask, and what its stack holds */
+struct wake {
+	int kswapd, order, mmap, from_kswapd;
+	char gfp[160], stack[256];
+};
+
+static void wake_count(struct wakes *w, const struct wake *e)
+{
+	if (!e->kswapd) {
+		w->kcompactd++;
+		w->kcompactd_mmap += e->mmap;
+		w->kcompactd_kswapd += e->from_kswapd;
+		return;
+	}
+	w->kswapd++;
+	w->kswapd_mmap += e->mmap;
+	if (e->order > w->max_order) {
+		w->max_order = e->order;
+		memcpy(w->gfp, e->gfp, sizeof(w->gfp));
+		memcpy(w->stack, e->stack, sizeof(w->stack));
+	}
+}
+
+/* The wake-ups since wakes_start() */
+void wakes_read(struct wakes *w)
+{
+	char line[512], fn[96], *p;
+	struct wake e;
+	int in = 0;
+	FILE *f = fopen(WAKES "/trace", "r");
+
+	memset(w, 0, sizeof(*w));
+	w->max_order = -1;
+	if (!f) {
+		w->kswapd = w->kswapd_mmap = -1;
+		w->kcompactd = w->kcompactd_mmap = w->kcompactd_kswapd = -1;
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || strstr(line, "<stack trace>"))
+			continue;
+		if (strstr(line, " => ")) {
+			if (!in || !frame_name(line, fn, sizeof(fn)))
+				continue;
+			e.mmap |= !strcmp(fn, "perf_mmap");
+			e.from_kswapd |= !strcmp(fn, "kswapd");
+			add_frame(e.stack, sizeof(e.stack), fn);
+			continue;
+		}
+		p = strstr(line, KSWAPD_EV ":");
+		if (!p && !strstr(line, KCOMPACTD_EV ":"))
+			continue;
+		if (in)
+			wake_count(w, &e);
+		memset(&e, 0, sizeof(e));
+		in = 1;
+		e.kswapd = !!p;
+		p = strstr(line, " order=");
+		if (!p || sscanf(p, " order=%d", &e.order) != 1)
+			e.order = -1;
+		p = strstr(line, "gfp_flags=");
+		if (p && sscanf(p, "gfp_flags=%159s", e.gfp) != 1)
+			e.gfp[0] = 0;
+	}
+	if (in)
+		wake_count(w, &e);
+	fclose(f);
 }
 
 /* The "key: N kB" value of a meminfo-like file, or -1 */

@@ -58,6 +58,23 @@ long slab_fallbacks(void);
 void psi_memory(long long *some, long long *full);
 long unmovable_blocks(void);
 long extfrag_events(int reset);
+
+/*
+ * kswapd and kcompactd wake-ups (vmscan:mm_vmscan_wakeup_kswapd,
+ * compaction:mm_compaction_wakeup_kcompactd) in a trace instance of their
+ * own, with the waker's stack: who woke them, not only how often. A wake
+ * whose stack has perf_mmap() is the AUX mmap()'s own (its buffer or its
+ * page array); kcompactd is also woken by kswapd going to sleep.
+ */
+struct wakes {
+	long kswapd, kswapd_mmap;	/* -1: the events are missing */
+	long kcompactd, kcompactd_mmap, kcompactd_kswapd;
+	int max_order;			/* of the kswapd wakes, -1: none */
+	char gfp[160], stack[256];	/* of the first at max_order */
+};
+
+void wakes_start(void);
+void wakes_read(struct wakes *w);
 long meminfo_kb_of(const char *path, const char *key);
 long meminfo_kb(const char *key);
 long watermarks_kb(const char *which);
