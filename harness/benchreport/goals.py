@@ -265,19 +265,19 @@ def periodic_kills(rows, big, periodic):
 
 GOALS = [
     ('PT-like: a result for every cell of the base PREFER_LARGE',
-     pt_result_everywhere, None),
+     pt_result_everywhere, 'base'),
     ('PT-like, fresh: chunks per MiB no more than the base PREFER_LARGE',
-     pt_fresh_chunks, None),
+     pt_fresh_chunks, 'base'),
     ('PT-like, partial and fragmented: 0 compaction stalls, 0 reclaim',
      pt_no_stalls, None),
     ('PT-like, partial: at most 4 times the base\'s chunks per MiB',
-     pt_partial_chunks, None),
+     pt_partial_chunks, 'base'),
     ('PT without its patch (series "compact"), fresh: the base\'s chunks and '
-     'stalls at every size and mode', compact_as_base, None),
+     'stalls at every size and mode', compact_as_base, 'base'),
     ('vmap() users (SPE/TRBE-like): no more translations per MiB than order-0 '
-     'or the base at any size', vmap_translations, None),
+     'or the base at any size', vmap_translations, 'base'),
     ('no mmap() fails that the base\'s same policy did not fail',
-     no_new_failures, None),
+     no_new_failures, 'base'),
     ('no OOM kill', no_oom_kill, None),
     ('{big} per CPU, fragmented: every mmap() succeeds, 0 compaction stalls '
      '(series, every policy but NO_SG and "compact")', big_succeeds, 'big'),
@@ -312,6 +312,8 @@ def has(rows, periodic, needs):
         return any(num(r.get('chunks_oracle')) > 0 for r in rows)
     if needs == 'periodic':
         return bool(periodic)
+    if needs == 'base':
+        return any(r['kernel'] == 'base' for r in rows)
     return True
 
 

@@ -29,7 +29,7 @@
  *                      bench.big_cycles=N cycles (default: size_cycles)
  *   bench.cell_secs=N  once a cell's mmap()s have taken N seconds, it
  *                      maps no more buffers and stops after that cycle
- *                      (default 60; at least one mmap()): the line says
+ *                      (default 30; at least one mmap()): the line says
  *                      the cycles that ran, and cut=1
  *   bench.repeats=N    the headline cell of the PMUs named in
  *                      bench.repeat_pmus=NAME,NAME.. N times (default
@@ -394,7 +394,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	long long *floor_lat;
 	int type, c, cpu, nlat = 0, nr = 0, i, last_errno = 0, n;
 	int prot = snapshot ? PROT_READ : PROT_READ | PROT_WRITE;
-	long long t_cell, cell_ns = param("cell_secs", 60) * 1000000000LL;
+	long long t_cell, cell_ns = param("cell_secs", 30) * 1000000000LL;
 	int cut = 0, nfloor = cycles * ncpus;	/* the floor's, not cut */
 	/* each cycle's free blocks at its start, and the chunks it took */
 	char *cyc_free = NULL, *cyc_chunks = NULL;
