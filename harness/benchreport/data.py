@@ -272,12 +272,49 @@ def oracle_of(r):
     return sum(chunks) / len(chunks) / bufs, per[-1][1] / bufs
 
 
+# The functions of the AUX allocation (rb_alloc_aux() and what it calls
+# for the buffer and its page array) in an OOM report's call trace
+AUX_ALLOC_FRAMES = ('rb_alloc_aux', 'rb_alloc_aux_page', 'perf_aux_alloc_array')
+
+
+def oom_invokers(path):
+    """The OOM kills of a guest's console, by what invoked them: (kills
+    whose call trace has the AUX allocation, others, the others' first
+    frame below the page allocator)"""
+    aux, other, callers, trace = 0, 0, [], None
+    with open(path, errors='replace') as f:
+        for line in f:
+            if 'invoked oom-killer' in line:
+                trace = []
+                continue
+            if trace is None:
+                continue
+            m = re.search(r'\s([A-Za-z_][\w.]*)\+0x', line)
+            if m and 'Call trace' not in line:
+                trace.append(m.group(1).split('.')[0])
+            if 'Mem-Info' in line or 'Tasks state' in line:
+                if any(fn in AUX_ALLOC_FRAMES for fn in trace):
+                    aux += 1
+                else:
+                    other += 1
+                    below = [fn for fn in trace if not re.match(
+                        r'(show_stack|dump_|oom_|out_of_memory|__alloc|alloc_pages|'
+                        r'__folio_alloc|folio_alloc)', fn)]
+                    callers.append(below[0] if below else '?')
+                trace = None
+    return aux, other, callers
+
+
 def parse_periodic(results):
-    """The periodic scenario's lines: raw/periodic-ARCH-KERNEL-ENTRY.log"""
+    """The periodic scenario's lines: raw/periodic-ARCH-KERNEL-ENTRY.log,
+    with the OOM kills by what invoked them (oom_aux, oom_other,
+    oom_callers)"""
     out = []
     for m, r in raw_lines(results, r'periodic-(\w+)-(base|series)-.*\.log',
                           'periodic'):
         r.update(arch=m.group(1), kernel=m.group(2))
+        aux, other, callers = oom_invokers(os.path.join(results, 'raw', m.group(0)))
+        r.update(oom_aux=aux, oom_other=other, oom_callers=','.join(callers) or '-')
         out.append(r)
     return out
 

@@ -121,8 +121,12 @@ def no_new_failures(rows, big, periodic):
 
 
 def no_oom_kill(rows, big, periodic):
+    # the series' cells, the probes run while their buffers are held
+    # included (probe_oom_kill); the base's are reported, not judged:
+    # its PREFER_LARGE OOM-killing is the field report's case
     return ['{} {} {}'.format(where(r), r['kernel'], r['pmu'])
-            for r in rows if num(r['oom_kill']) > 0]
+            for r in rows if r['kernel'] == 'series' and
+            num(r['oom_kill']) + max(num(r.get('probe_oom_kill')), 0) > 0]
 
 
 def big_succeeds(rows, big, periodic):
@@ -245,7 +249,10 @@ def near_oracle(rows, big, periodic):
 
 def periodic_kills(rows, big, periodic):
     # Android's case: the series' "large" (SPE-like) and the TRBE-like
-    # opt-in kill no more apps than the base's order-0, on each arch
+    # opt-in kill no more apps than the base's order-0, on each arch: the
+    # killer's kills and the OOM kills that the AUX allocation invoked
+    # (data.oom_invokers(); those that perf_mmap()'s ring buffer or page
+    # tables invoked, the same in every policy, are in the table)
     misses = []
     for r in periodic:
         if r['kernel'] != 'series' or r['entry'] not in ('aux_test_vmap',
@@ -255,11 +262,11 @@ def periodic_kills(rows, big, periodic):
              x['kernel'] == 'base' and x['entry'] == 'aux_test']
         if not o:
             misses.append('{} {}: no base order-0 run'.format(r['arch'], r['entry']))
-        elif num(r['kills']) + num(r['oom_kill']) > \
-                num(o[0]['kills']) + num(o[0]['oom_kill']):
-            misses.append('{} {}: {} kills, {} OOM kills (order-0: {}, {})'.format(
-                r['arch'], r['entry'], r['kills'], r['oom_kill'],
-                o[0]['kills'], o[0]['oom_kill']))
+        elif num(r['kills']) + r['oom_aux'] > num(o[0]['kills']) + o[0]['oom_aux']:
+            misses.append('{} {}: {} kills, {} OOM kills by the AUX allocation '
+                          '(order-0: {}, {})'.format(
+                              r['arch'], r['entry'], r['kills'], r['oom_aux'],
+                              o[0]['kills'], o[0]['oom_aux']))
     return misses
 
 
@@ -278,7 +285,7 @@ GOALS = [
      'or the base at any size', vmap_translations, 'base'),
     ('no mmap() fails that the base\'s same policy did not fail',
      no_new_failures, 'base'),
-    ('no OOM kill', no_oom_kill, None),
+    ('series: no OOM kill (the base\'s are in the tables)', no_oom_kill, None),
     ('{big} per CPU, fragmented: every mmap() succeeds, 0 compaction stalls '
      '(series, every policy but NO_SG and "compact")', big_succeeds, 'big'),
     ('{big} per CPU, fragmented: no more kswapd runs or kcompactd wakes than '
@@ -300,7 +307,8 @@ GOALS = [
     ('PT-like and vmap(), partial and fragmented: within 1.1 times the '
      'oracle\'s chunks and translations, with 0 stalls', near_oracle, 'oracle'),
     ('periodic collection: the series\' "large" and the TRBE-like opt-in kill '
-     'no more apps than order-0', periodic_kills, 'periodic'),
+     'no more apps than order-0 (the killer\'s, and the OOM killer\'s when '
+     'the AUX allocation invoked it)', periodic_kills, 'periodic'),
 ]
 
 

@@ -226,20 +226,25 @@ def md_walk(rows, arch):
              'Cells of the policies that take large chunks on partial and '
              'fragmented memory, with their first buffers held: the THP '
              'probe\'s share, the slab allocations of the slab probe (forks '
-             'and pipes) that fell back to a smaller order, the free '
+             'and pipes) that fell back to a smaller order, the compaction '
+             'stalls + reclaim runs and kswapd runs of the probes\' own '
+             'allocations (taken out of the cell\'s other figures), the free '
              'KiB in blocks of order 1-3 / 4-8 / 9+ before the cell and while '
              'held, and chunks and translations per MiB against the oracle '
              '(the fewest the free blocks at the cell\'s start allowed by the '
              'policy\'s own rules).', '',
-             '| state | size | mode | policy | THP % | slab fallbacks | free before '
+             '| state | size | mode | policy | THP % | slab fallbacks | probe stalls '
+             '| probe kswapd | free before '
              '| free held | chunks/MiB | oracle | ratio | transl./MiB | oracle | ratio |',
-             '|---' * 14 + '|']
+             '|---' * 16 + '|']
     for r in sorted(sel, key=lambda r: (STATES.index(r['state']), int(r['size_kb']),
                                         r['mode'], r['kernel'], r['pmu'])):
         pk = int(r['page_kb'])
-        lines.append('| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |'.format(
+        lines.append('| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |'.format(
             r['state'], size_label(r['size_kb']), r['mode'], label(r['kernel'], r['pmu']),
             fmt(num(r.get('thp_share')), '{:.0f}'), fmt(num(r.get('slab_fallbacks')), '{:.0f}'),
+            fmt(num(r.get('probe_compact_stall')) + num(r.get('probe_allocstall')), '{:.0f}'),
+            fmt(num(r.get('probe_pageoutrun')), '{:.0f}'),
             '/'.join(str(x) for x in free_groups(r['free_blocks_before_list'], pk)),
             '/'.join(str(x) for x in free_groups(r['free_blocks_held_list'], pk)),
             fmt(r['chunks_per_mb']), fmt(r['chunks_oracle']),
@@ -265,17 +270,20 @@ def md_periodic(periodic):
              'buffers; a killer acts as lmkd on a PSI trigger (some 70 ms in '
              '1 s) and kills the largest app; every 2 s a 4 MiB per CPU buffer '
              'is mapped, held 0.5 s and unmapped, and killed apps start '
-             'again. Per policy, one boot each.', '',
-             '| arch | policy | collections | kills | OOM kills | failed mmaps '
+             'again. Per policy, one boot each. OOM kills: all of them, and '
+             '"by AUX" those whose call trace has the AUX allocation; the '
+             'others\' invokers, as the console\'s OOM reports name them.', '',
+             '| arch | policy | collections | kills | OOM kills | by AUX | invoked by | failed mmaps '
              '| PSI some ms | PSI full ms | collection p50 ms | max ms '
              '| compaction stalls | reclaim runs | kswapd runs |',
-             '|---' * 13 + '|']
+             '|---' * 15 + '|']
     for arch in sorted({r['arch'] for r in periodic}):
         for kernel, entry, name in PERIODIC:
             for r in [x for x in periodic if x['arch'] == arch and
                       x['kernel'] == kernel and x['entry'] == entry]:
-                lines.append('| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |'.format(
-                    arch, name, r['collections'], r['kills'], r['oom_kill'], r['failed'],
+                lines.append('| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |'.format(
+                    arch, name, r['collections'], r['kills'], r['oom_kill'],
+                    r['oom_aux'], r['oom_callers'], r['failed'],
                     fmt(num(r['psi_some_us']) / 1000, '{:.0f}'),
                     fmt(num(r['psi_full_us']) / 1000, '{:.0f}'),
                     r['coll_p50_ms'], r['coll_max_ms'], r['compact_stall'],

@@ -29,7 +29,7 @@
  *                      bench.big_cycles=N cycles (default: size_cycles)
  *   bench.cell_secs=N  once a cell's mmap()s have taken N seconds, it
  *                      maps no more buffers and stops after that cycle
- *                      (default 30; at least one mmap()): the line says
+ *                      (default 15; at least one mmap()): the line says
  *                      the cycles that ran, and cut=1
  *   bench.repeats=N    the headline cell of the PMUs named in
  *                      bench.repeat_pmus=NAME,NAME.. N times (default
@@ -382,7 +382,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	int walk = (takes_large(entry) || !strcmp(entry, "aux_test")) &&
 		   strcmp(state, "fresh");
 	long small_before, small_held = -1;
-	long long v0[NR_VM], v1[NR_VM], *lat;
+	long long v0[NR_VM], v1[NR_VM], vp0[NR_VM], vp1[NR_VM], *lat;
+	long long vprobe[NR_VM] = { 0 };	/* the probes' share of v1 - v0 */
 	struct cpu_buf cb[MAX_CPUS];
 	struct range ranges[MAX_CPUS];
 	long hist[MAX_ORDER_NR] = { 0 }, scratch[MAX_ORDER_NR];
@@ -394,7 +395,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	long long *floor_lat;
 	int type, c, cpu, nlat = 0, nr = 0, i, last_errno = 0, n;
 	int prot = snapshot ? PROT_READ : PROT_READ | PROT_WRITE;
-	long long t_cell, cell_ns = param("cell_secs", 30) * 1000000000LL;
+	long long t_cell, cell_ns = param("cell_secs", 15) * 1000000000LL;
 	int cut = 0, nfloor = cycles * ncpus;	/* the floor's, not cut */
 	/* each cycle's free blocks at its start, and the chunks it took */
 	char *cyc_free = NULL, *cyc_chunks = NULL;
@@ -489,10 +490,20 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 			held_high = free_blocks_kb(&held, high_order, -1);
 			held_mid = free_blocks_kb(&held, mid_order, -1);
 			small_held = free_blocks_kb(&held, 1, COSTLY_ORDER);
+			/*
+			 * What the probes' own allocations cost (their forks
+			 * compact for order-1 to -3 blocks that the walk took)
+			 * is the probes', not this cell's workload's: it is
+			 * taken out of the cell's counters and said apart.
+			 */
+			read_vmstat(vp0);
 			if (headline || walk)
 				thp_probe(&thp_alloc, &thp_fallback, &thp_huge_kb);
 			if (walk)
 				slab_probe(&slab_fb, &slab_failed);
+			read_vmstat(vp1);
+			for (k = 0; k < NR_VM; k++)
+				vprobe[k] = vp1[k] - vp0[k];
 		}
 		/*
 		 * A cell past bench.cell_secs maps no more buffers and stops
@@ -537,7 +548,9 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	       entry, state, ncpus, cycles, cut, aux_size >> 10,
 	       snapshot ? "snapshot" : "write", headline, repeat);
 	for (k = 0; k < NR_VM; k++)
-		printf(" %s=%lld", vm_keys[k], v1[k] - v0[k]);
+		printf(" %s=%lld", vm_keys[k], v1[k] - v0[k] - vprobe[k]);
+	for (k = 0; k < NR_VM; k++)
+		printf(" probe_%s=%lld", vm_keys[k], vprobe[k]);
 	printf(" mmaps=%d failed=%ld errno=%d lat_p50_us=%.1f lat_p99_us=%.1f",
 	       nlat, fails, last_errno, lat[nlat / 2] / 1000.0,
 	       lat[(nlat * 99) / 100 < nlat ? (nlat * 99) / 100 : nlat - 1] /
