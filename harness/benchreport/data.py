@@ -89,14 +89,15 @@ def raw_lines(results, name_re, kind):
 def parse(results):
     rows = []
     # ARCH is x86_64, arm64 or arm64_16k (16 KiB pages)
-    for m, r in raw_lines(results, r'(\w+)-(base|series)-(\w+)-(\d+)-\d+\.log',
+    # ARCH-KERNEL-STATE-PMU.log (recorded runs before 2026-12-07 also
+    # have a boot repeat, always 0, before the PMU's index)
+    for m, r in raw_lines(results, r'(\w+)-(base|series)-(\w+)-(?:0-)?\d+\.log',
                           'result'):
-        arch, kernel, state, rep = m.groups()
+        arch, kernel, state = m.groups()
         r.setdefault('mode', 'write')
-        # repeats: boots (the file name's), or passes in one boot (the
-        # line's repeat=, harness/bench's --repeats)
+        # repeats: passes in one boot (harness/bench's --repeats)
         r.update(arch=arch, kernel=kernel, state=state,
-                 repeat=int(rep) + int(r.get('repeat', 0)),
+                 repeat=int(r.get('repeat', 0)),
                  policy=label(kernel, r['pmu']),
                  headline=r['headline'] == '1')
         rows.append(r)
@@ -148,10 +149,10 @@ def derive(rows):
         key = cell_key(r)
         ref = order0.get(key) or order0.get(key[:3] + (0,) + key[4:])
         for p in ('p50', 'p99'):
-            key = 'lat_{}_us'.format(p)
+            lat = 'lat_{}_us'.format(p)
             r['lat_{}_ratio'.format(p)] = (
-                float(r[key]) / float(ref[key])
-                if ref and float(ref[key]) > 0 else float('nan'))
+                float(r[lat]) / float(ref[lat])
+                if ref and float(ref[lat]) > 0 else float('nan'))
         # PSI over the mmap() calls only, per mmap() (-1 or absent: none)
         for k in ('some', 'full'):
             v = num(r.get('psi_{}_mmap_us'.format(k)))
@@ -372,7 +373,9 @@ def policies_of(rows):
 
 def buddyinfo(results, arch, state):
     """The buddyinfo lines before the first PMU's run of one boot."""
-    path = os.path.join(results, 'raw', '{}-series-{}-0-0.log'.format(arch, state))
+    path = os.path.join(results, 'raw', '{}-series-{}-0.log'.format(arch, state))
+    if not os.path.exists(path):	# a run recorded before 2026-12-07
+        path = os.path.join(results, 'raw', '{}-series-{}-0-0.log'.format(arch, state))
     if not os.path.exists(path):
         return []
     out, frag, first = [], [], None

@@ -786,11 +786,8 @@ int main(void)
 	}
 	qsort(pmus, n, sizeof(*pmus), cmp_str);
 
-	printf("bench: start state=%s cycles=%d size_kb=%zu cpus=%d pmus=%d names=",
+	printf("bench: start state=%s cycles=%d size_kb=%zu cpus=%d pmus=%d\n",
 	       state, cycles, size_kb, ncpus, n);
-	for (i = 0; i < n; i++)
-		printf("%s%s", i ? "," : "", pmus[i]);
-	printf("\n");
 	for (i = 0; i < n; i++)
 		if (only < 0 || only == i)
 			run_cells(pmus[i], state, size_kb, cycles);

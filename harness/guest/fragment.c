@@ -40,8 +40,8 @@ int main(void)
 	memstate_init();
 	state_enter(state);
 	printf("bench: then %s state=%s free kB in blocks of order>=%d %ld, >=%d %ld\n",
-	       list, state, high_order, free_kb_from(high_order, 1, "then"),
-	       mid_order, free_kb_from(mid_order, 0, NULL));
+	       list, state, high_order, free_kb_from(high_order, "then"),
+	       mid_order, free_kb_from(mid_order, NULL));
 	for (path = strtok_r(list, ",", &save); path;
 	     path = strtok_r(NULL, ",", &save)) {
 		fflush(stdout);

@@ -176,7 +176,7 @@ static void pressure(int ready_fd)
 
 static void thp_hog(int ready_fd)
 {
-	long left = free_kb_from(high_order, 0, NULL), now, taken = 0;
+	long left = free_kb_from(high_order, NULL), now, taken = 0;
 	char old[64] = "", *sel, *end;
 	int i, stuck = 0;
 	FILE *f;
@@ -204,7 +204,7 @@ static void thp_hog(int ready_fd)
 		if (!a)
 			break;
 		a[0] = 1;	/* one fault: a huge page if a block is free */
-		now = free_kb_from(high_order, 0, NULL);
+		now = free_kb_from(high_order, NULL);
 		stuck = now < left ? 0 : stuck + 1;
 		taken += left - now;
 		left = now;
@@ -306,7 +306,7 @@ static void drain_pcp_lists(void)
 void state_top_up(void)
 {
 	drain_pcp_lists();
-	if (state_hog && state_nhogs < MAX_HOGS && free_kb_from(high_order, 0, NULL) > 0)
+	if (state_hog && state_nhogs < MAX_HOGS && free_kb_from(high_order, NULL) > 0)
 		state_hogs[state_nhogs++] = start_child(thp_hog);
 }
 

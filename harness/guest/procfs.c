@@ -179,12 +179,15 @@ long free_blocks_kb(const struct free_blocks *b, int min_order, int max_order)
 	return total * (page_size / 1024);
 }
 
-/* Free memory in blocks of order >= min_order, in KiB, from buddyinfo. */
-long free_kb_from(int min_order, int print, const char *when)
+/*
+ * Free memory in blocks of order >= min_order, in KiB, from buddyinfo;
+ * its lines printed as "bench: buddyinfo WHEN ..." unless @when is NULL.
+ */
+long free_kb_from(int min_order, const char *when)
 {
 	struct free_blocks b;
 
-	free_blocks_read(&b, print ? when : NULL);
+	free_blocks_read(&b, when);
 	return free_blocks_kb(&b, min_order, -1);
 }
 
