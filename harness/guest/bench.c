@@ -682,8 +682,8 @@ static int cells_of(const char *entry, const char *state, size_t size_kb,
 /*
  * Every cell of one PMU, in the state: the headline bench.repeats times
  * for the PMUs of bench.repeat_pmus (once for the others) and the other
- * cells up to its size once, then the larger ones once. The state is made anew for each
- * pass and after a cell that changed it. The larger cells come last
+ * cells up to its size once, then the larger ones once. The state is
+ * made anew for each pass and after a cell that changed it. The larger cells come last
  * because the state made again after them is not the state made at
  * boot: the fragmenter, started again after 256 MiB of single pages were
  * freed, left 28 to 40 free 1 MiB blocks where it had left 0 to 3 (a
@@ -711,16 +711,13 @@ static void run_cells(const char *entry, const char *state, size_t size_kb,
 					printf("bench: state %s made again\n", state);
 				state_leave();
 				state_enter(state);
-				/*
-				 * The hog took the free 2 MiB blocks as the
-				 * fragmenter left them; more merge as the
-				 * per-CPU lists drain (26 MiB once)
-				 */
-				state_top_up();
-			} else {
-				/* freed kernel memory may have merged into a 2 MiB block */
-				state_top_up();
 			}
+			/*
+			 * Freed memory may have merged into 2 MiB blocks, and
+			 * more merge as the per-CPU lists drain (26 MiB once,
+			 * right after the state was made)
+			 */
+			state_top_up();
 			changed = run_pmu(entry, state, cells[i].cycles,
 					  cells[i].size_kb << 10, cells[i].snapshot,
 					  cells[i].headline);
