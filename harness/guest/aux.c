@@ -52,8 +52,10 @@ int entry_pmu(const char *entry, char *pmu, size_t len, __u64 *config)
 }
 
 int aux_open(struct cpu_buf *cb, int type, __u64 config, int cpu,
-	     size_t aux_size, int prot, long long *lat_ns, long long psi[2])
+	     size_t aux_size, int prot, long long *lat_ns, long long cost[4])
 {
+	static const char * const stall_keys[] = { "compact_stall", "allocstall" };
+	long long st0[2] = { 0, 0 }, st1[2] = { 0, 0 };
 	struct perf_event_attr attr = {
 		.type = type, .size = sizeof(attr), .disabled = 1,
 		.config = config,
@@ -75,14 +77,22 @@ int aux_open(struct cpu_buf *cb, int type, __u64 config, int cpu,
 	pc->aux_offset = rb_size;
 	pc->aux_size = aux_size;
 	psi_memory(&s0, &f0);
+	if (cost)
+		vmstat_scan(stall_keys, 2, st0);
 	t0 = now_ns();
 	cb->aux = mmap(NULL, aux_size, prot, MAP_SHARED, cb->fd, rb_size);
 	*lat_ns = now_ns() - t0;
 	err = errno;
+	if (cost)
+		vmstat_scan(stall_keys, 2, st1);
 	psi_memory(&s1, &f1);
-	if (psi && s0 >= 0) {
-		psi[0] += s1 - s0;
-		psi[1] += f1 - f0;
+	if (cost && s0 >= 0) {
+		cost[0] += s1 - s0;
+		cost[1] += f1 - f0;
+	}
+	if (cost) {
+		cost[2] += st1[0] - st0[0];
+		cost[3] += st1[1] - st0[1];
 	}
 	errno = err;
 	return cb->aux == MAP_FAILED ? -1 : 0;

@@ -26,13 +26,15 @@ int entry_pmu(const char *entry, char *pmu, size_t len, __u64 *config);
 
 /*
  * Open the event on @cpu and map its ring buffer, then @aux_size bytes of
- * AUX area with @prot. @lat_ns gets how long the AUX mmap() took; @psi
- * (some, full), if not NULL, is added the PSI memory stall it saw (as
- * lmkd would see it). Returns 0, or -1 with errno if the AUX mmap()
- * failed (cb->aux is MAP_FAILED; aux_close() still closes the rest).
+ * AUX area with @prot. @lat_ns gets how long the AUX mmap() took; @cost,
+ * if not NULL, is added the PSI memory stall it saw (some, full: as lmkd
+ * would see it) and its compaction stalls and reclaim runs (/proc/vmstat
+ * read right before and after it). Returns 0, or -1 with errno if the
+ * AUX mmap() failed (cb->aux is MAP_FAILED; aux_close() still closes the
+ * rest).
  */
 int aux_open(struct cpu_buf *cb, int type, __u64 config, int cpu,
-	     size_t aux_size, int prot, long long *lat_ns, long long psi[2]);
+	     size_t aux_size, int prot, long long *lat_ns, long long cost[4]);
 void aux_close(struct cpu_buf *cb, size_t aux_size);
 
 long long now_ns(void);

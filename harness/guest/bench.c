@@ -371,7 +371,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	long topa_mixed = 0, topa_max_walk = 0, topa_bufs = 0, t, m, w;
 	double topa_walk = 0, aw;
 	long long psi_some0, psi_full0, psi_some1, psi_full1;
-	long long psi_mmap[2] = { 0, 0 };	/* some, full */
+	/* over the mmap() calls: PSI some and full, compaction and reclaim stalls */
+	long long psi_mmap[4] = { 0, 0, 0, 0 };
 	struct free_blocks before, held = { .orders = 0 }, after;
 	long slab_fb = -1, slab_failed = -1;
 	/*
@@ -581,6 +582,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	printf(" psi_some_mmap_us=%lld psi_full_mmap_us=%lld",
 	       psi_some0 < 0 ? -1 : psi_mmap[0],
 	       psi_full0 < 0 ? -1 : psi_mmap[1]);
+	printf(" compact_stall_mmap=%lld allocstall_mmap=%lld",
+	       psi_mmap[2], psi_mmap[3]);
 	print_orders("free_blocks_before", before.n, before.orders);
 	print_orders("free_blocks_held", held.n, held.orders);
 	printf(" cycle_chunks=%s cycle_free_blocks=%s", cyc_chunks, cyc_free);
