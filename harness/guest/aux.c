@@ -86,11 +86,11 @@ int aux_open(struct cpu_buf *cb, int type, __u64 config, int cpu,
 	if (cost)
 		vmstat_scan(stall_keys, 2, st1);
 	psi_memory(&s1, &f1);
-	if (cost && s0 >= 0) {
-		cost[0] += s1 - s0;
-		cost[1] += f1 - f0;
-	}
 	if (cost) {
+		if (s0 >= 0) {
+			cost[0] += s1 - s0;
+			cost[1] += f1 - f0;
+		}
 		cost[2] += st1[0] - st0[0];
 		cost[3] += st1[1] - st0[1];
 	}

@@ -372,7 +372,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	double topa_walk = 0, aw;
 	long long psi_some0, psi_full0, psi_some1, psi_full1;
 	/* over the mmap() calls: PSI some and full, compaction and reclaim stalls */
-	long long psi_mmap[4] = { 0, 0, 0, 0 };
+	long long mmap_cost[4] = { 0, 0, 0, 0 };
 	struct free_blocks before, held = { .orders = 0 }, after;
 	long slab_fb = -1, slab_failed = -1;
 	/*
@@ -465,7 +465,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 				continue;
 			}
 			aux_open(&cb[cpu], type, config, cpu, aux_size, prot,
-				 &lat[nlat++], psi_mmap);
+				 &lat[nlat++], mmap_cost);
 			if (cb[cpu].aux == MAP_FAILED) {
 				fails++;
 				last_errno = errno;
@@ -580,10 +580,10 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	       psi_some0 < 0 ? -1 : psi_some1 - psi_some0,
 	       psi_full0 < 0 ? -1 : psi_full1 - psi_full0);
 	printf(" psi_some_mmap_us=%lld psi_full_mmap_us=%lld",
-	       psi_some0 < 0 ? -1 : psi_mmap[0],
-	       psi_full0 < 0 ? -1 : psi_mmap[1]);
+	       psi_some0 < 0 ? -1 : mmap_cost[0],
+	       psi_full0 < 0 ? -1 : mmap_cost[1]);
 	printf(" compact_stall_mmap=%lld allocstall_mmap=%lld",
-	       psi_mmap[2], psi_mmap[3]);
+	       mmap_cost[2], mmap_cost[3]);
 	print_orders("free_blocks_before", before.n, before.orders);
 	print_orders("free_blocks_held", held.n, held.orders);
 	printf(" cycle_chunks=%s cycle_free_blocks=%s", cyc_chunks, cyc_free);
@@ -686,11 +686,12 @@ static int cells_of(const char *entry, const char *state, size_t size_kb,
  * Every cell of one PMU, in the state: the headline bench.repeats times
  * for the PMUs of bench.repeat_pmus (once for the others) and the other
  * cells up to its size once, then the larger ones once. The state is
- * made anew for each pass and after a cell that changed it. The larger cells come last
- * because the state made again after them is not the state made at
- * boot: the fragmenter, started again after 256 MiB of single pages were
- * freed, left 28 to 40 free 1 MiB blocks where it had left 0 to 3 (a
- * run of 2026-12-07), and the repeats measured that other state.
+ * made anew for each pass and after a cell that changed it. The larger
+ * cells come last because the state made again after them is not the
+ * state made at boot: the fragmenter, started again after 256 MiB of
+ * single pages were freed, left 28 to 40 free 1 MiB blocks where it had
+ * left 0 to 3 (a run of 2026-12-07), and the repeats measured that other
+ * state.
  */
 static void run_cells(const char *entry, const char *state, size_t size_kb,
 		      int cycles)
