@@ -14,7 +14,9 @@
  *   bench.state=fresh|partial|fragmented|pressure
  *   bench.pmu=N        run only the Nth PMU in name order, so that each one
  *                      gets a fresh boot ("bench: start" says how many
- *                      there are, and their names)
+ *                      there are)
+ *   bench.skip=NAME,.. leave these PMUs out (not run, not counted): the
+ *                      policies no PMU of the guest's architecture has
  *   bench.size_kb=N    the headline cell: N KiB per CPU, writable,
  *                      bench.cycles=N cycles (default 4096 and 10), with
  *                      the floor and the THP probe; first in every boot
@@ -739,6 +741,7 @@ int main(void)
 {
 	const char *state = state_param();
 	int cycles = param("cycles", 10), only = param("pmu", -1);
+	const char *skip = cmdline_value("skip");
 	size_t size_kb = param("size_kb", 4096);
 	char *pmus[MAX_PMUS];
 	struct dirent *d;
@@ -776,7 +779,8 @@ int main(void)
 	 */
 	while ((d = readdir(dir)) && n < MAX_PMUS) {
 		if (strncmp(d->d_name, "aux_test", 8) ||
-		    !strcmp(d->d_name, "aux_test_etm"))
+		    !strcmp(d->d_name, "aux_test_etm") ||
+		    (skip && in_list(skip, d->d_name)))
 			continue;
 		pmus[n++] = strdup(d->d_name);
 	}
