@@ -211,7 +211,8 @@ static void thp_hog(int ready_fd)
 	}
 	if (old[0])
 		write_file(MTHP_2M, old);
-	printf("bench: hog took_mb=%ld left_kb_2m=%ld\n", taken >> 10, left);
+	printf("bench: hog took_mb=%ld left_kb_2m=%ld highatomic_kb=%ld\n",
+	       taken >> 10, left, left ? free_kb_highatomic(high_order) : 0);
 	fflush(stdout);
 	if (write(ready_fd, "r", 1) != 1)
 		_exit(1);

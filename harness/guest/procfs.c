@@ -263,6 +263,38 @@ void psi_memory(long long *some, long long *full)
 	fclose(f);
 }
 
+/*
+ * Free KiB in blocks of order >= min_order on the HighAtomic free lists,
+ * from pagetypeinfo: the reserve the page allocator keeps for high-order
+ * atomic allocations (up to 1% of a zone, in whole pageblocks), which no
+ * other allocation takes, a THP fault or an AUX chunk included.
+ */
+long free_kb_highatomic(int min_order)
+{
+	char line[512], *p;
+	long v, total = 0;
+	int order, off;
+	FILE *f = fopen("/proc/pagetypeinfo", "r");
+
+	if (!f)
+		die("opening /proc/pagetypeinfo");
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Number of blocks type", 21))
+			break;
+		p = strstr(line, "type");
+		if (!p || !strstr(line, "HighAtomic"))
+			continue;
+		p = strstr(p, "HighAtomic") + strlen("HighAtomic");
+		for (order = 0; sscanf(p, "%ld%n", &v, &off) == 1; order++) {
+			if (order >= min_order)
+				total += v << order;
+			p += off;
+		}
+	}
+	fclose(f);
+	return total * (page_size / 1024);
+}
+
 /* Pageblocks of the Unmovable and Reclaimable types, from pagetypeinfo. */
 long unmovable_blocks(void)
 {
