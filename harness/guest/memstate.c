@@ -174,6 +174,20 @@ static void pressure(int ready_fd)
  */
 #define MTHP_2M	"/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled"
 
+/* Anonymous 2 MiB THPs faulted in so far (mTHP statistics), -1 if none */
+static long long mthp_2m_faults(void)
+{
+	long long n = -1;
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/stats/anon_fault_alloc", "r");
+
+	if (f) {
+		if (fscanf(f, "%lld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
 static void thp_hog(int ready_fd)
 {
 	long left = free_kb_from(high_order, NULL), now, taken = 0;
@@ -198,21 +212,34 @@ static void thp_hog(int ready_fd)
 		fclose(f);
 		write_file(MTHP_2M, "inherit");
 	}
+	/*
+	 * Until 4 faults in a row got no huge page. Freed pages leave the
+	 * per-CPU lists and merge into 2 MiB blocks while the hog runs, so
+	 * the free blocks' count cannot say whether a fault took one (it
+	 * stopped hogs that were taking blocks as fast as they formed: a
+	 * run of 2026-12-07); the 2 MiB size's fault counter can (the PMD
+	 * size's, or the mTHP size's with 16 KiB pages).
+	 */
 	for (i = 0; i < 1024 && left > 0 && stuck < 4; i++) {
+		long long got = mthp_2m_faults();
 		char *a = thp_region(2UL << 20);
 
 		if (!a)
 			break;
 		a[0] = 1;	/* one fault: a huge page if a block is free */
 		now = free_kb_from(high_order, NULL);
-		stuck = now < left ? 0 : stuck + 1;
-		taken += left - now;
+		got = got >= 0 ? mthp_2m_faults() > got : now < left;
+		stuck = got ? 0 : stuck + 1;
+		taken += got ? 2048 : 0;
 		left = now;
 	}
 	if (old[0])
 		write_file(MTHP_2M, old);
-	printf("bench: hog took_mb=%ld left_kb_2m=%ld highatomic_kb=%ld\n",
-	       taken >> 10, left, left ? free_kb_highatomic(high_order) : 0);
+	printf("bench: hog took_mb=%ld left_kb_2m=%ld highatomic_kb=%ld faults=%d\n",
+	       taken >> 10, left, left ? free_kb_highatomic(high_order) : 0, i);
+	/* what kept the hog from the blocks left: their types */
+	if (left)
+		print_pagetypeinfo();
 	fflush(stdout);
 	if (write(ready_fd, "r", 1) != 1)
 		_exit(1);

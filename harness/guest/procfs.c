@@ -295,6 +295,19 @@ long free_kb_highatomic(int min_order)
 	return total * (page_size / 1024);
 }
 
+/* /proc/pagetypeinfo, each line printed as "bench: pagetypeinfo ..." */
+void print_pagetypeinfo(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/pagetypeinfo", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		printf("bench: pagetypeinfo %s", line);
+	fclose(f);
+}
+
 /* Pageblocks of the Unmovable and Reclaimable types, from pagetypeinfo. */
 long unmovable_blocks(void)
 {
