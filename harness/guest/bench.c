@@ -454,11 +454,11 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 		 * What the free lists hold as this cycle starts: the pages
 		 * the last cycle freed wait on the per-CPU lists, outside
 		 * the buddy's blocks, so the report's oracle is per cycle.
+		 * Read right before the mmap()s, the first cycle's too: the
+		 * cell's own setup since "before" (the wake-up trace, the
+		 * layout and /proc reads) allocates too.
 		 */
-		if (c)
-			free_blocks_read(&now, NULL);
-		else
-			now = before;
+		free_blocks_read(&now, NULL);
 		for (i = 0; i < now.orders; i++)
 			fprintf(cf, "%s%ld", i ? ":" : (c ? "/" : ""), now.n[i]);
 		chunks0 = chunks;
