@@ -174,13 +174,23 @@ def big_page_array(rows, big, periodic):
     # The page array of a 64 MiB buffer (128 KiB of pointers): the base's
     # kcalloc() may compact and wake kswapd and kcompactd for it; the
     # series' wakes no one for a block
+    # series' wakes no one for a block. Its mmap()s' own: the cell's
+    # /proc and debugfs reads grow seq_file buffers with kvmalloc(), which
+    # wakes kswapd for them (order 3, in a run of 2026-12-07 06:36). A
+    # run without the per-mmap() figures: the cell's.
     misses = []
     for r in select(rows, kernel='series', pmu='aux_test', big=True):
         b = select(rows, arch=r['arch'], kernel='base', pmu='aux_test', big=True)
-        for k in ('compact_stall', 'pageoutrun', 'compact_daemon_wake'):
-            if num(r[k]) > 0 and (not b or num(r[k]) > med(b, k)):
-                misses.append('{}: {} {} (base: {})'.format(
-                    where(r), k, r[k], med(b, k) if b else 'no row'))
+        per_mmap = num(r.get('wakes_mmap')) >= 0
+        for k in (('compact_stall', 'wakes_mmap') if per_mmap else
+                  ('compact_stall', 'pageoutrun', 'compact_daemon_wake')):
+            get = (lambda x: stalls(x, k)) if k == 'compact_stall' else \
+                (lambda x: num(x[k]))
+            v = get(r)
+            base = sorted(get(x) for x in b)[len(b) // 2] if b else None
+            if v > 0 and (base is None or v > base):
+                misses.append('{}: {} {:.0f} (base: {})'.format(
+                    where(r), k, v, 'no row' if base is None else '{:.0f}'.format(base)))
     return misses
 
 
@@ -308,9 +318,9 @@ GOALS = [
     ('{big} per CPU, fragmented: no more kswapd runs or kcompactd wakes than '
      'order-0 (series, "large" and order-0 policies: the page arrays '
      'included)', big_wakes_no_more, 'big'),
-    ('{big} per CPU, fragmented, order-0: 0 compaction stalls, kswapd runs '
-     'and kcompactd wakes, or no more than the base\'s (the page '
-     'array)', big_page_array, 'big'),
+    ('{big} per CPU, fragmented, order-0: its mmap()s take no compaction '
+     'stall and wake no kswapd or kcompactd, or no more than the base\'s '
+     '(the page array)', big_page_array, 'big'),
     ('partial and fragmented: no free 2 MiB block when a cell starts '
      '(but the high-order atomic reserve\'s, and after the policy\'s own '
      'compaction: NO_SG, "compact")',
