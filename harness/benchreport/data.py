@@ -402,9 +402,14 @@ def select(rows, **kw):
     return [r for r in rows if all(r[k] == v for k, v in kw.items())]
 
 
-def med(rows, key):
-    vals = finite(num(r.get(key)) for r in rows)
+def med_of(vals):
+    """The median of the finite values, NaN if there are none."""
+    vals = finite(vals)
     return statistics.median(vals) if vals else float('nan')
+
+
+def med(rows, key):
+    return med_of(num(r.get(key)) for r in rows)
 
 
 def size_cells(rows, arch):

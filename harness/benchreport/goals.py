@@ -6,7 +6,9 @@ returns what missed the goal, one string each; the name may say {big},
 the big cell's size. A goal whose data the run does not have (needs:
 'big', 'psi', 'oracle', 'periodic') misses, saying so.
 """
-from .data import COMPACTING, ORACLE_PMUS, med, num, select, size_label
+import math
+
+from .data import COMPACTING, ORACLE_PMUS, med, med_of, num, select, size_label
 
 
 def pair(rows, r, kernel, pmu):
@@ -173,7 +175,6 @@ def big_wakes_no_more(rows, big, periodic):
 def big_page_array(rows, big, periodic):
     # The page array of a 64 MiB buffer (128 KiB of pointers): the base's
     # kcalloc() may compact and wake kswapd and kcompactd for it; the
-    # series' wakes no one for a block
     # series' wakes no one for a block. Its mmap()s' own: the cell's
     # /proc and debugfs reads grow seq_file buffers with kvmalloc(), which
     # wakes kswapd for them (order 3, in a run of 2026-12-07 06:36). A
@@ -187,10 +188,10 @@ def big_page_array(rows, big, periodic):
             get = (lambda x: stalls(x, k)) if k == 'compact_stall' else \
                 (lambda x: num(x[k]))
             v = get(r)
-            base = sorted(get(x) for x in b)[len(b) // 2] if b else None
-            if v > 0 and (base is None or v > base):
+            base = med_of(get(x) for x in b)
+            if v > 0 and not v <= base:
                 misses.append('{}: {} {:.0f} (base: {})'.format(
-                    where(r), k, v, 'no row' if base is None else '{:.0f}'.format(base)))
+                    where(r), k, v, 'no row' if math.isnan(base) else '{:.0f}'.format(base)))
     return misses
 
 
@@ -242,19 +243,30 @@ def background_no_more(rows, big, periodic):
     # Forks of the slab probe, which runs in order-0's cells too, wake
     # kswapd for their order-2 stacks: that is what the walk takes from
     # others (md_walk), not what the mmap() woke. A run without the wake
-    # trace: kswapd runs and kcompactd wakes, whoever woke them.
+    # trace: kswapd runs and kcompactd wakes, whoever woke them. A row
+    # taken when kswapd had given up on the node (16 runs that reclaimed
+    # nothing: wakeup_kswapd() then returns before its trace event) is no
+    # evidence, and a cell with no other row misses.
     misses = []
+    judged = set()
+    cells = set()
     for r in series_cells(rows):
         o = pair(rows, r, 'series', 'aux_test')
         if r['pmu'] == 'aux_test' or not o:
             continue
+        cell = (where(r), r['pmu'])
+        cells.add(cell)
+        if num(r.get('kswapd_hopeless_before')) > 0:
+            continue
+        judged.add(cell)
         keys = (('wakes_mmap',) if num(r.get('wakes_mmap')) >= 0
                 else ('pageoutrun', 'compact_daemon_wake'))
         for k in keys:
             if num(r[k]) > med(o, k):
                 misses.append('{} {}: {} {:.0f} (order-0: {:.0f})'.format(
                     where(r), r['pmu'], k, num(r[k]), med(o, k)))
-    return misses
+    return misses + ['{} {}: kswapd had given up on the node in every repeat'.format(*c)
+                     for c in sorted(cells - judged)]
 
 
 def near_oracle(rows, big, periodic):

@@ -173,6 +173,7 @@ BACKGROUND = [
     ('compact_daemon_free_scanned', 'kcompactd free scanned'),
     ('kswapd_wakes', 'kswapd wakes'), ('kcompactd_wakes', 'kcompactd wakes (traced)'),
     ('wakes_mmap', 'wakes by the mmap()s'),
+    ('kswapd_hopeless_before', 'kswapd had given up'),
 ]
 
 
@@ -189,7 +190,10 @@ def md_background(rows, arch):
              'compaction:mm_compaction_wakeup_kcompactd) are every waker\'s; '
              '"by the mmap()s": those whose stack has perf_mmap(), and '
              'kcompactd woken by kswapd then. The probes of the walk '
-             'table run in order-0\'s cells too.', '',
+             'table run in order-0\'s cells too. "kswapd had given up": 1 '
+             'when kswapd had given up on the node as the repeat began (16 kswapd '
+             'runs that reclaimed nothing): then no allocation wakes '
+             'kswapd.', '',
              '| state | size | policy | ' + ' | '.join(h for _, h in BACKGROUND) + ' |',
              '|---' * (len(BACKGROUND) + 3) + '|']
     for state in [s for s in STATES if select(sel, state=s)]:

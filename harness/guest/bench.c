@@ -394,6 +394,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	long topa_tables = 0;
 	long held_high = -1, held_mid = -1, ub0, ub1, before_high, before_mid;
 	long before_atomic;
+	int hopeless;
 	long extfrag, after_high;
 	long thp_alloc = -1, thp_fallback = -1, thp_huge_kb = -1;
 	long long *floor_lat;
@@ -435,6 +436,7 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	free_blocks_read(&before, pmu);
 	before_high = free_blocks_kb(&before, high_order, -1);
 	before_atomic = free_kb_highatomic(high_order);
+	hopeless = kswapd_hopeless();
 	before_mid = free_blocks_kb(&before, mid_order, -1);
 	small_before = free_blocks_kb(&before, 1, COSTLY_ORDER);
 	ub0 = unmovable_blocks();
@@ -576,6 +578,8 @@ static int run_pmu(const char *entry, const char *state, int cycles,
 	       before_mid, held_mid);
 	/* of free_kb_2m_before, in the high-order atomic reserve */
 	printf(" free_kb_2m_highatomic_before=%ld", before_atomic);
+	/* kswapd had given up on the node: no policy could wake it */
+	printf(" kswapd_hopeless_before=%d", hopeless);
 	printf(" extfrag=%ld unmovable_blocks_delta=%ld", extfrag, ub1 - ub0);
 	printf(" floor_p50_us=%.1f thp_fault_alloc=%ld thp_fault_fallback=%ld thp_anon_huge_kb=%ld thp_probe_kb=%d thp_kb=%zu",
 	       floor_lat[nfloor / 2] / 1000.0, thp_alloc, thp_fallback,

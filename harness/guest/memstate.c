@@ -64,7 +64,20 @@ static pid_t spawn(void (*fn)(int), int ready_fd)
 	return pid;
 }
 
-static void drain_pcp_lists(void);
+/*
+ * The pages a cell freed may wait on the per-CPU lists and merge into 2
+ * MiB blocks only when those drain, after a top-up (a 2026-12-07 run had
+ * a cell start with 14 MiB of them): each write to stat_refresh shrinks
+ * every CPU's list by an eighth (decay_pcp_high()), and 16 leave about
+ * its minimum.
+ */
+static void drain_pcp_lists(void)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		write_file("/proc/sys/vm/stat_refresh", "1");
+}
 
 /* Pages of which the fragmenter keeps one (by PFN): see the states. */
 static unsigned long frag_keep = 4;
@@ -189,13 +202,13 @@ static void pressure(int ready_fd)
  * compaction: else the left-over keeps free 2 MiB blocks that the states
  * promise are not there. Signals ready_fd, then holds.
  */
-#define MTHP_2M	"/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled"
+#define MTHP_2M	"/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/"
 
 /* Anonymous 2 MiB THPs faulted in so far (mTHP statistics), -1 if none */
 static long long mthp_2m_faults(void)
 {
 	long long n = -1;
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/stats/anon_fault_alloc", "r");
+	FILE *f = fopen(MTHP_2M "stats/anon_fault_alloc", "r");
 
 	if (f) {
 		if (fscanf(f, "%lld", &n) != 1)
@@ -214,7 +227,7 @@ static void thp_hog(int ready_fd)
 
 	thp_free_blocks_only();
 	/* 16 KiB pages: 2 MiB is a size of its own; keep its setting. */
-	f = pmd_size != 2UL << 20 ? fopen(MTHP_2M, "r") : NULL;
+	f = pmd_size != 2UL << 20 ? fopen(MTHP_2M "enabled", "r") : NULL;
 	if (f) {
 		if (fgets(old, sizeof(old), f)) {
 			sel = strchr(old, '[');
@@ -227,7 +240,7 @@ static void thp_hog(int ready_fd)
 			}
 		}
 		fclose(f);
-		write_file(MTHP_2M, "inherit");
+		write_file(MTHP_2M "enabled", "inherit");
 	}
 	/*
 	 * Until 4 faults in a row got no huge page. Freed pages leave the
@@ -238,20 +251,21 @@ static void thp_hog(int ready_fd)
 	 * size's, or the mTHP size's with 16 KiB pages).
 	 */
 	for (i = 0; i < 1024 && left > 0 && stuck < 4; i++) {
-		long long got = mthp_2m_faults();
+		long long faults = mthp_2m_faults();
 		char *a = thp_region(2UL << 20);
+		int huge;
 
 		if (!a)
 			break;
 		a[0] = 1;	/* one fault: a huge page if a block is free */
 		now = free_kb_from(high_order, NULL);
-		got = got >= 0 ? mthp_2m_faults() > got : now < left;
-		stuck = got ? 0 : stuck + 1;
-		taken += got ? 2048 : 0;
+		huge = faults >= 0 ? mthp_2m_faults() > faults : now < left;
+		stuck = huge ? 0 : stuck + 1;
+		taken += huge ? 2048 : 0;
 		left = now;
 	}
 	if (old[0])
-		write_file(MTHP_2M, old);
+		write_file(MTHP_2M "enabled", old);
 	printf("bench: hog took_mb=%ld left_kb_2m=%ld highatomic_kb=%ld faults=%d\n",
 	       taken >> 10, left, left ? free_kb_highatomic(high_order) : 0, i);
 	/* what kept the hog from the blocks left: their types */
@@ -331,21 +345,6 @@ void state_enter(const char *state)
 	}
 	if (state_press)
 		kill(state_press, SIGUSR1);
-}
-
-/*
- * The pages a cell freed may wait on the per-CPU lists and merge into 2
- * MiB blocks only when those drain, after a top-up (a 2026-12-07 run had
- * a cell start with 14 MiB of them): each write to stat_refresh shrinks
- * every CPU's list by an eighth (decay_pcp_high()), and 16 leave about
- * its minimum.
- */
-static void drain_pcp_lists(void)
-{
-	int i;
-
-	for (i = 0; i < 16; i++)
-		write_file("/proc/sys/vm/stat_refresh", "1");
 }
 
 void state_top_up(void)

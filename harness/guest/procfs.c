@@ -499,6 +499,27 @@ long meminfo_kb(const char *key)
 	return meminfo_kb_of("/proc/meminfo", key);
 }
 
+/*
+ * Whether kswapd has given up on the node: 16 balancing runs that
+ * reclaimed nothing (MAX_RECLAIM_RETRIES) make wakeup_kswapd() return
+ * before its trace event until a reclaim leaves the node balanced, so
+ * an allocation then wakes no kswapd whatever its policy.
+ */
+int kswapd_hopeless(void)
+{
+	char line[256];
+	int v, hopeless = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		die("opening /proc/zoneinfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " node_unreclaimable: %d", &v) == 1 && v)
+			hopeless = 1;
+	fclose(f);
+	return hopeless;
+}
+
 /* Sum of the zones' @which ("min", "low", "high") watermarks, in KiB */
 long watermarks_kb(const char *which)
 {

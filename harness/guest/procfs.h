@@ -54,6 +54,7 @@ void free_blocks_read(struct free_blocks *b, const char *print);
 long free_blocks_kb(const struct free_blocks *b, int min_order, int max_order);
 long free_kb_from(int min_order, const char *when);
 long free_kb_highatomic(int min_order);
+int kswapd_hopeless(void);
 void print_pagetypeinfo(void);
 void print_orders(const char *key, const long *n, int orders);
 long slab_fallbacks(void);
