@@ -127,6 +127,24 @@ tree_patch_ids() {
 	done
 }
 
+# base_check_requires TREE REV: fail unless the base at REV has every
+# commit $PATCHES/requires names (an upstream commit, its backport, a
+# file and a grep -E pattern of a line the commit put there), saying
+# which is missing. No requires file: nothing to check.
+base_check_requires() {
+	local tree=$1 rev=$2 up bp file re missing=0
+	[ -f "$PATCHES/requires" ] || return 0
+	while read -r up bp file re; do
+		case "$up" in ''|'#'*) continue ;; esac
+		[ -n "$re" ] || die "$PATCHES/requires: a line without its pattern: $up"
+		if ! git -C "$tree" grep -qE -e "$re" "$rev" -- "$file"; then
+			log "the base lacks $up (in 6.12.y as $bp): no line of $file matches $re"
+			missing=1
+		fi
+	done < "$PATCHES/requires"
+	[ "$missing" = 0 ] || die "$(base_tag) is too old for the series in $PATCHES (its requires file)"
+}
+
 # Copy the first N lines of stdin (all of them when N is empty); reads
 # everything, so the writer never gets SIGPIPE.
 first_n() {
