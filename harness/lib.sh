@@ -39,6 +39,13 @@ take_arg() {
 	OPTARG=$2
 }
 # die_usage MESSAGE: stop on a bad command line, with the usage lines
+# abs_dir DIR: DIR as an absolute path (a TREE argument may be relative:
+# make -C TREE O=TREE/... would take the O= path from inside TREE)
+abs_dir() {
+	[ -d "$1" ] || die "no directory $1"
+	(cd "$1" && pwd)
+}
+
 die_usage() {
 	printf 'error: %s\n' "$1" >&2
 	usage | grep -E '^ +harness/' >&2 || true
