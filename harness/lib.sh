@@ -38,14 +38,19 @@ take_arg() {
 	[ $# -ge 2 ] || die_usage "$1 needs a value"
 	OPTARG=$2
 }
-# die_usage MESSAGE: stop on a bad command line, with the usage lines
 # abs_dir DIR: DIR as an absolute path (a TREE argument may be relative:
-# make -C TREE O=TREE/... would take the O= path from inside TREE)
+# make -C TREE O=TREE/... would take the O= path from inside TREE); a
+# DIR that is not a directory is a bad command line
 abs_dir() {
-	[ -d "$1" ] || die "no directory $1"
-	(cd "$1" && pwd)
+	[ -d "$1" ] || die_usage "no directory $1"
+	(CDPATH='' cd -- "$1" && pwd)
+}
+# abs_path PATH: PATH (which need not exist) as an absolute path
+abs_path() {
+	realpath -m -- "$1"
 }
 
+# die_usage MESSAGE: stop on a bad command line, with the usage lines
 die_usage() {
 	printf 'error: %s\n' "$1" >&2
 	usage | grep -E '^ +harness/' >&2 || true

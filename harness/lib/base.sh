@@ -134,13 +134,18 @@ tree_patch_ids() {
 base_check_requires() {
 	local tree=$1 rev=$2 up bp file re missing=0
 	[ -f "$PATCHES/requires" ] || return 0
-	while read -r up bp file re; do
+	local rc
+	while read -r up bp file re || [ -n "$up" ]; do
 		case "$up" in ''|'#'*) continue ;; esac
 		[ -n "$re" ] || die "$PATCHES/requires: a line without its pattern: $up"
-		if ! git -C "$tree" grep -qE -e "$re" "$rev" -- "$file"; then
-			log "the base lacks $up (in 6.12.y as $bp): no line of $file matches $re"
-			missing=1
-		fi
+		rc=0
+		git -C "$tree" grep -qE -e "$re" "$rev" -- "$file" || rc=$?
+		case $rc in
+		0) ;;
+		1)	log "the base lacks $up (its backport: $bp): no line of $file matches $re"
+			missing=1 ;;
+		*)	die "$PATCHES/requires: git grep failed on $up's line ($file, $re)" ;;
+		esac
 	done < "$PATCHES/requires"
 	[ "$missing" = 0 ] || die "$(base_tag) is too old for the series in $PATCHES (its requires file)"
 }
