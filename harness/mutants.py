@@ -10,12 +10,18 @@ it (sysfs, what user space reads), by the guest's AUX selftests
 ('guest:ARGS', ARGS the comma-separated kselftest harness filters, such
 as -faux_sysfs). quick=True marks the subset the test command runs.
 
-  mutants.py list [--quick]        NAME ARCH KARGS SUITE FILE, one mutant a
+  mutants.py [--base B] list [--quick]
+                                   NAME ARCH KARGS SUITE FILE, one mutant a
                                    line, tab-separated (KARGS: - for none)
-  mutants.py apply NAME TREE       edit TREE's file (fails if the text moved)
-  mutants.py file NAME             the file the mutant edits
-  mutants.py check TREE            the table applies to TREE: every text is
+  mutants.py [--base B] apply NAME TREE
+                                   edit TREE's file (fails if the text moved)
+  mutants.py [--base B] file NAME  the file the mutant edits
+  mutants.py [--base B] check TREE the table applies to TREE: every text is
                                    in its file once, names are unique
+
+--base B picks the table of base B: mainline (the default) or 6.12, whose
+own mutants are those of the code the backport does not share with
+mainline (its KMI-neutral state of the AUX policies).
 """
 import sys
 from typing import NamedTuple
@@ -34,6 +40,7 @@ class Mutant(NamedTuple):
     kargs: str = ''
     suite: str = 'kunit'
     quick: bool = False
+    base: str = 'mainline'
 
 
 RB = 'kernel/events/ring_buffer.c'
@@ -342,22 +349,45 @@ MUTANTS = [
            old='\t\t\tsink = coresight_default_sink(source);\n',
            new='\t\t\tsink = coresight_find_default_sink(source);\n',
            arch='arm64', kargs=''),
+    # 6.12 only: the KMI-neutral state of the AUX policies (the
+    # administrator's choice in an xarray by PMU type, the driver's a
+    # capability bit, the event's bits of event_caps)
+    Mutant(name='612-admin-default-kept', file=CORE,
+           old='\tif (policy == PERF_AUX_ALLOC_DEFAULT) {\n\t\txa_erase(&perf_aux_alloc_admin_xa, (u32)pmu->type);\n',
+           new='\tif (policy == PERF_AUX_ALLOC_DEFAULT) {\n',
+           arch='x86_64', kargs='', quick=True, base='6.12'),
+    Mutant(name='612-admin-store-ignored', file=CORE,
+           old='\t\tret = perf_pmu_set_aux_alloc_admin(pmu, policy);\n',
+           new='\t\tret = 0;\n',
+           arch='x86_64', kargs='', suite='guest:-faux_sysfs', base='6.12'),
+    Mutant(name='612-driver-cap-ignored', file=INTERNAL,
+           old='\tif (pmu->capabilities & PERF_PMU_CAP_AUX_ALLOC_LARGE)\n',
+           new='\tif (0)\n',
+           arch='x86_64', kargs='', base='6.12'),
+    Mutant(name='612-event-policy-lost', file=CORE,
+           old='\tevent->event_caps |= FIELD_PREP(PERF_EV_CAP_AUX_ALLOC, policy);\n',
+           new='',
+           arch='x86_64', kargs='', quick=True, base='6.12'),
+    Mutant(name='612-event-privilege-lost', file=CORE,
+           old='\t\tevent->event_caps |= PERF_EV_CAP_AUX_PRIVILEGED;\n',
+           new='\t\tevent->event_caps |= 0;\n',
+           arch='x86_64', kargs='', base='6.12'),
 ]
 
 
-def find(name):
-    for m in MUTANTS:
+def find(name, table):
+    for m in table:
         if m.name == name:
             return m
     sys.exit('no mutant ' + name)
 
 
-def check(tree):
-    """Problems that would make the table not apply to TREE"""
+def check(tree, table):
+    """Problems that would make TABLE not apply to TREE"""
     bad = []
     names = [m.name for m in MUTANTS]
     bad += ['%s: listed twice' % n for n in sorted(set(names)) if names.count(n) > 1]
-    for m in MUTANTS:
+    for m in table:
         try:
             n = open(tree + '/' + m.file).read().count(m.old)
         except OSError as e:
@@ -368,27 +398,34 @@ def check(tree):
 
 
 def main():
-    cmd = sys.argv[1] if len(sys.argv) > 1 else '--help'
+    args = sys.argv[1:]
+    base = 'mainline'
+    if args[:1] == ['--base']:
+        if len(args) < 2 or args[1] not in ('mainline', '6.12'):
+            sys.exit('mutants.py: --base takes mainline or 6.12')
+        base, args = args[1], args[2:]
+    table = [m for m in MUTANTS if m.base == base]
+    cmd = args[0] if args else '--help'
     if cmd == 'list':
-        quick = sys.argv[2:] == ['--quick']
-        for m in MUTANTS:
+        quick = args[1:] == ['--quick']
+        for m in table:
             if not quick or m.quick:
                 print('\t'.join((m.name, m.arch, m.kargs or '-', m.suite, m.file)))
     elif cmd == 'file':
-        print(find(sys.argv[2]).file)
+        print(find(args[1], table).file)
     elif cmd == 'apply':
-        m = find(sys.argv[2])
-        path = sys.argv[3] + '/' + m.file
+        m = find(args[1], table)
+        path = args[2] + '/' + m.file
         text = open(path).read()
         if text.count(m.old) != 1:
             sys.exit('mutant %s: its text is not (once) in %s' % (m.name, m.file))
         open(path, 'w').write(text.replace(m.old, m.new))
     elif cmd == 'check':
-        bad = check(sys.argv[2])
+        bad = check(args[1], table)
         for b in bad:
             print('mutants.py check: ' + b, file=sys.stderr)
-        print('mutants.py check: %d mutants, %d of them quick, %s' %
-              (len(MUTANTS), sum(m.quick for m in MUTANTS),
+        print('mutants.py check: %s: %d mutants, %d of them quick, %s' %
+              (base, len(table), sum(m.quick for m in table),
                'apply' if not bad else 'STALE'))
         sys.exit(1 if bad else 0)
     elif cmd in ('-h', '--help'):
