@@ -499,40 +499,36 @@ long meminfo_kb(const char *key)
 	return meminfo_kb_of("/proc/meminfo", key);
 }
 
+/* Sum over /proc/zoneinfo's lines of the number " KEY %ld" reads */
+static long zoneinfo_sum(const char *key)
+{
+	char line[256], fmt[48];
+	long v, total = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		die("opening /proc/zoneinfo");
+	snprintf(fmt, sizeof(fmt), " %s %%ld", key);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &v) == 1)
+			total += v;
+	fclose(f);
+	return total;
+}
+
 /*
- * Whether kswapd has given up on the node: 16 balancing runs that
+ * Whether kswapd has given up on a node: 16 balancing runs that
  * reclaimed nothing (MAX_RECLAIM_RETRIES) make wakeup_kswapd() return
  * before its trace event until a reclaim leaves the node balanced, so
  * an allocation then wakes no kswapd whatever its policy.
  */
 int kswapd_hopeless(void)
 {
-	char line[256];
-	int v, hopeless = 0;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	if (!f)
-		die("opening /proc/zoneinfo");
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, " node_unreclaimable: %d", &v) == 1 && v)
-			hopeless = 1;
-	fclose(f);
-	return hopeless;
+	return zoneinfo_sum("node_unreclaimable:") > 0;
 }
 
 /* Sum of the zones' @which ("min", "low", "high") watermarks, in KiB */
 long watermarks_kb(const char *which)
 {
-	char line[256], fmt[32];
-	long v, total = 0;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	if (!f)
-		die("opening /proc/zoneinfo");
-	snprintf(fmt, sizeof(fmt), " %s %%ld", which);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, fmt, &v) == 1)
-			total += v;
-	fclose(f);
-	return total * (page_size / 1024);
+	return zoneinfo_sum(which) * (page_size / 1024);
 }

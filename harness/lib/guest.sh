@@ -141,6 +141,25 @@ guest_root() {
 # Seconds a guest may run before QEMU is stopped (harness/selftests
 # --timeout)
 GUEST_TIMEOUT=1500
+# Seconds a guest's kernel may take to start /init. Past them the boot
+# is taken for a stalled one (a TCG boot of 2026-12-07 hung after its
+# IOMMU setup for 25 minutes, until GUEST_TIMEOUT): guest_boot stops it
+# and boots once more. Boots reach /init in under a minute here, the
+# debug kernels' (KASAN) in a few.
+GUEST_BOOT_TIMEOUT=300
+
+# guest_watch_boot PID RAW: wait while QEMU (PID) runs and its console
+# (RAW) has not shown the kernel starting /init; fails if that took
+# GUEST_BOOT_TIMEOUT seconds
+guest_watch_boot() {
+	local pid=$1 raw=$2 waited=0
+	while kill -0 "$pid" 2>/dev/null; do
+		! grep -q 'Run /init as init process' "$raw" 2>/dev/null || return 0
+		[ "$waited" -lt "$GUEST_BOOT_TIMEOUT" ] || return 1
+		sleep 2
+		waited=$((waited + 2))
+	done
+}
 
 # guest_boot ARCH TREE ROOT LOG [KERNEL ARGS...]: pack ROOT as the
 # initramfs and boot the kernel of TREE for ARCH under QEMU (TCG, 4 vCPUs,
@@ -148,11 +167,15 @@ GUEST_TIMEOUT=1500
 # serial console goes to LOG.
 # Returns QEMU's status; 124 when the guest ran past GUEST_TIMEOUT
 # seconds, which also ends LOG with "harness: guest timed out after N s"
-# (guest_verdicts reports it as a timeout). QEMU runs under timeout
+# (guest_verdicts reports it as a timeout). A guest whose kernel has not
+# started /init after GUEST_BOOT_TIMEOUT seconds is stopped and booted
+# once more, its log kept as LOG.1; if the second boot stalls too, LOG
+# ends with "harness: guest did not start /init" and the status is 125.
+# QEMU runs under timeout
 # --foreground, in the script's process group, so that an interrupt
 # reaches it; an exiting or interrupted script stops it (on_exit).
 guest_boot() {
-	local arch=$1 tree=$2 root=$3 log=$4 out cmdline pid rc=0
+	local arch=$1 tree=$2 root=$3 log=$4 out cmdline pid rc=0 try stalled
 	shift 4
 	out=$(kunit_out "$arch" "$tree")
 	arch_load "$arch"
@@ -162,17 +185,33 @@ guest_boot() {
 	# kunit.enable=0: the KUnit suites run in harness/kunit, not here.
 	cmdline="console=$ARCH_CONSOLE kunit.enable=0 panic=-1 oops=panic rdinit=/init"
 	cmdline+=" $TCG_KERNEL_ARGS $*"
-	# In the background, so that a signal to this script is handled at
-	# once (bash runs traps only between foreground commands)
-	timeout --foreground "$GUEST_TIMEOUT" "${ARCH_QEMU[@]}" -nodefaults -nographic \
-		-no-reboot -m 1024 -smp 4 -serial stdio -kernel "$out/$ARCH_IMAGE" \
-		-append "$cmdline" -initrd "$root.cpio.gz" < /dev/null > "$log.raw" &
-	pid=$!
-	on_exit stop_pid "$pid"
-	wait "$pid" || rc=$?
-	exit_pop
-	tr -d '\r' < "$log.raw" > "$log"
-	rm -f "$log.raw"
+	rm -f "$log.1"
+	for try in 1 2; do
+		# In the background, so that a signal to this script is handled
+		# at once (bash runs traps only between foreground commands)
+		timeout --foreground "$GUEST_TIMEOUT" "${ARCH_QEMU[@]}" -nodefaults \
+			-nographic -no-reboot -m 1024 -smp 4 -serial stdio \
+			-kernel "$out/$ARCH_IMAGE" -append "$cmdline" \
+			-initrd "$root.cpio.gz" < /dev/null > "$log.raw" &
+		pid=$!
+		on_exit stop_pid "$pid"
+		stalled=
+		guest_watch_boot "$pid" "$log.raw" || { stalled=1; stop_pid "$pid"; }
+		rc=0
+		wait "$pid" || rc=$?
+		exit_pop
+		tr -d '\r' < "$log.raw" > "$log"
+		rm -f "$log.raw"
+		[ -n "$stalled" ] || break
+		if [ "$try" = 1 ]; then
+			mv -f "$log" "$log.1"
+			log "$arch guest did not start /init in $GUEST_BOOT_TIMEOUT s: booting once more (first log: $log.1)"
+		else
+			echo "harness: guest did not start /init in $GUEST_BOOT_TIMEOUT s, twice" >> "$log"
+			log "$arch guest did not start /init in $GUEST_BOOT_TIMEOUT s, twice: $log"
+			rc=125
+		fi
+	done
 	if [ "$rc" = 124 ]; then
 		echo "harness: guest timed out after $GUEST_TIMEOUT s" >> "$log"
 		log "$arch guest timed out after $GUEST_TIMEOUT s: $log"
@@ -181,8 +220,8 @@ guest_boot() {
 }
 
 # guest_verdicts [--allow-oom] [--allow-alloc-warnings] LOG: what fails
-# every guest run, whatever it ran: a timeout (guest_boot), a guest that
-# did not finish ("guest: done N", guest/init.c) or whose programs
+# every guest run, whatever it ran: a timeout (guest_boot), a boot that
+# stalled twice before /init (guest_boot), a guest that did not finish ("guest: done N", guest/init.c) or whose programs
 # failed (N > 0), a kernel report. Prints
 # "TIMEOUT: ..." or "FAIL: ..." lines, and returns 1 if there was any.
 # With --allow-oom (the benchmark, whose fragmented and pressure states
@@ -205,6 +244,9 @@ guest_verdicts() {
 	log=$1
 	if grep -q '^harness: guest timed out' "$log"; then
 		printf 'TIMEOUT: %s\n' "$(grep '^harness: guest timed out' "$log")" >&2
+		bad=1
+	elif grep -q '^harness: guest did not start /init' "$log"; then
+		printf 'FAIL: %s (%s)\n' "$(grep '^harness: guest did not start' "$log" | cut -c10-)" "$log" >&2
 		bad=1
 	elif ! grep -q '^guest: done ' "$log"; then
 		printf 'FAIL: the guest did not finish (%s)\n' "$log" >&2

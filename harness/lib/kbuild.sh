@@ -22,6 +22,31 @@ kunit_out() {
 	printf '%s\n' "$tree/.kunit$v-$arch"
 }
 
+# kbuild_configure ARCH TREE OUT [--fresh] [FRAGMENT...]: OUT's .config
+# for ARCH (arch_load'ed): ARCH_DEFCONFIG (unless OUT has a .config and
+# --fresh is not given), then the build check's options
+# (harness/configs/build-check.config and build-check-ARCH.config) and
+# the FRAGMENTs, merged with the kernel's merge_config.sh, then
+# olddefconfig. Shared by harness/build-check and harness/kmi-layout.
+kbuild_configure() {
+	local arch=$1 tree=$2 out=$3 fresh=
+	shift 3
+	if [ "${1:-}" = --fresh ]; then fresh=1; shift; fi
+	local mk=(make -C "$tree" O="$out" "${ARCH_MAKE[@]}" -s)
+	local frags=("$TOP/harness/configs/build-check.config")
+
+	[ ! -f "$TOP/harness/configs/build-check-$arch.config" ] ||
+		frags+=("$TOP/harness/configs/build-check-$arch.config")
+	frags+=("$@")
+	mkdir -p "$out"
+	if [ -n "$fresh" ] || [ ! -f "$out/.config" ]; then
+		"${mk[@]}" "$ARCH_DEFCONFIG" >/dev/null
+	fi
+	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" \
+		"$out/.config" "${frags[@]}" >/dev/null)
+	"${mk[@]}" olddefconfig >/dev/null
+}
+
 # ---- Architectures ----
 # arch_load ARCH: the one place that knows an architecture (as kunit.py's
 # qemu_configs do). Sets:
