@@ -29,6 +29,12 @@
  * attributes, sizes and fault injection; it fails when it mapped none,
  * and the test PMUs' count of buffers set up is printed after it.
  *
+ * With /kunit/order in the initramfs (harness/kunit --variant modules), it
+ * runs the KUnit suites built as modules instead: it loads each module
+ * /kunit/order lists, in that order (KUnit first), each running its
+ * suites as it loads and writing their KTAP to the kernel log, then
+ * unloads them in reverse.
+ *
  * The host reads the serial console: kselftest TAP output, the kernel's
  * own messages, and one line per program:
  *   guest: <program> exit <status>
@@ -64,6 +70,8 @@
 #define KILL_CHECK	"/kill-check.sh"
 #define MODULE_NAME	"aux_test_pmu"
 #define TEST_DIR	"/tests"
+#define KUNIT_DIR	"/kunit"
+#define MAX_KUNIT	8	/* modules /kunit/order may list */
 #define DEADLINE_S	600
 #define MAX_PROGS	32	/* perf_events programs run_kselftest() runs */
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
@@ -213,6 +221,43 @@ static int load_module(void)
 	if (fd >= 0)
 		close(fd);
 	return ok;
+}
+
+/*
+ * Load the modules /kunit/order lists (file names in /kunit, one a line)
+ * in order, then unload them in reverse: KUnit's suites built as modules
+ * run as they load.
+ */
+static void kunit_modules(void)
+{
+	char line[128], path[256], names[MAX_KUNIT][128];
+	FILE *f = fopen(KUNIT_DIR "/order", "r");
+	int n = 0, fd, ok;
+
+	check(f != NULL, "opening " KUNIT_DIR "/order");
+	while (f && n < MAX_KUNIT && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", KUNIT_DIR, line);
+		printf("guest: loading %s\n", line);
+		fd = open(path, O_RDONLY);
+		ok = fd >= 0 && syscall(SYS_finit_module, fd, "", 0) == 0;
+		check(ok, path);
+		if (fd >= 0)
+			close(fd);
+		if (!ok)
+			break;
+		/* the module's name: its file's, "-" read as "_" */
+		line[strcspn(line, ".")] = '\0';
+		for (char *c = line; *c; c++)
+			*c = *c == '-' ? '_' : *c;
+		snprintf(names[n++], sizeof(names[0]), "%s", line);
+	}
+	if (f)
+		fclose(f);
+	while (n-- > 0)
+		check(syscall(SYS_delete_module, names[n], O_NONBLOCK) == 0, names[n]);
 }
 
 #define TRINITY		"/trinity/trinity"
@@ -438,7 +483,9 @@ int main(void)
 	setenv("PATH", TEST_DIR ":/bin:/sbin:/usr/bin:/usr/sbin", 1);
 	kmemleak(1);
 
-	if (exists(RUNNER)) {
+	if (exists(KUNIT_DIR "/order")) {
+		kunit_modules();
+	} else if (exists(RUNNER)) {
 		/* As CI runs them; the module for trinity only, afterwards */
 		run_kselftest(deadline ? atol(deadline) : DEADLINE_S);
 		if (exists(KILL_CHECK))

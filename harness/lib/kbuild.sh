@@ -14,7 +14,8 @@
 # directory of its own; kasan: the same with KASAN (kasan.config); 16k:
 # arm64 with 16 KiB pages (16k.config, harness/bench); 64k: with 64 KiB
 # pages (64k.config, harness/test --full); posted: the posted
-# .kunitconfig files alone (harness/kunit --posted).
+# .kunitconfig files alone (harness/kunit --posted); modules: KUnit and
+# the suites as modules (harness/kunit --variant modules).
 KVARIANT=
 
 kunit_out() {
