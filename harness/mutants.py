@@ -314,6 +314,12 @@ MUTANTS = [
            old='\tif (vmap_allow_huge && (flags & VM_ALLOW_HUGE_VMAP) &&\n',
            new='\tif (vmap_allow_huge &&\n',
            arch='x86_64', kargs=''),
+    # the tests' page-table walk (vmalloc_leaf_size(), mm's, exported to
+    # KUnit's namespace): an oracle that misses PMD blocks must fail them
+    Mutant(name='leaf-size-no-pmd', file=VM,
+           old='\tif (pmd_leaf(pmdp_get(pmd)))\n\t\treturn PMD_SIZE;\n\tpte = pte_offset_kernel(pmd, va);\n',
+           new='\tpte = pte_offset_kernel(pmd, va);\n',
+           arch='x86_64', kargs=''),
     # contiguous PTEs without HugeTLB: arm64's pte_set_huge() (the
     # stand-in), which vmap() and, for the tests' oracle, vmalloc() use
     Mutant(name='arm64-pte-set-huge-noop', file=ARM64_VM,
@@ -372,6 +378,10 @@ MUTANTS = [
            old='\tevent->event_caps |= FIELD_PREP(PERF_EV_CAP_AUX_ALLOC, policy);\n',
            new='',
            arch='x86_64', kargs='', quick=True, base='6.12'),
+    Mutant(name='612-leaf-size-no-pmd', file=VM,
+           old='\treturn pmd_leaf(pmdp_get(pmd_off_k((unsigned long)addr))) ? PMD_SIZE : PAGE_SIZE;\n',
+           new='\treturn PAGE_SIZE;\n',
+           arch='x86_64', kargs='', base='6.12'),
     Mutant(name='612-event-privilege-lost', file=CORE,
            old='\t\tevent->event_caps |= PERF_EV_CAP_AUX_PRIVILEGED;\n',
            new='\t\tevent->event_caps |= 0;\n',
