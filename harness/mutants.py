@@ -317,8 +317,8 @@ MUTANTS = [
     # the tests' page-table walk (vmalloc_leaf_size(), mm's, exported to
     # KUnit's namespace): an oracle that misses PMD blocks must fail them
     Mutant(name='leaf-size-no-pmd', file=VM,
-           old='\tif (pmd_leaf(pmdp_get(pmd)))\n\t\treturn PMD_SIZE;\n\tpte = pte_offset_kernel(pmd, va);\n',
-           new='\tpte = pte_offset_kernel(pmd, va);\n',
+           old='\tif (pmd_leaf(*pmd))\n\t\treturn PMD_SIZE;\n',
+           new='',
            arch='x86_64', kargs=''),
     # contiguous PTEs without HugeTLB: arm64's pte_set_huge() (the
     # stand-in), which vmap() and, for the tests' oracle, vmalloc() use
@@ -379,8 +379,8 @@ MUTANTS = [
            new='',
            arch='x86_64', kargs='', quick=True, base='6.12'),
     Mutant(name='612-leaf-size-no-pmd', file=VM,
-           old='\treturn pmd_leaf(pmdp_get(pmd_off_k((unsigned long)addr))) ? PMD_SIZE : PAGE_SIZE;\n',
-           new='\treturn PAGE_SIZE;\n',
+           old='\tif (pmd_leaf(*pmd))\n\t\treturn PMD_SIZE;\n',
+           new='',
            arch='x86_64', kargs='', base='6.12'),
     Mutant(name='612-event-privilege-lost', file=CORE,
            old='\t\tevent->event_caps |= PERF_EV_CAP_AUX_PRIVILEGED;\n',
