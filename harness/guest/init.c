@@ -59,6 +59,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -524,6 +525,12 @@ int main(void)
 
 	printf("guest: done %d\n", failed);
 	fflush(stdout);
+	/*
+	 * Wait for the serial port to send the line: else the kernel's
+	 * "reboot: Restarting system" can cut it, and the host sees an
+	 * unfinished guest.
+	 */
+	tcdrain(STDOUT_FILENO);
 	sync();
 	/* With -no-reboot, QEMU exits; x86 guests without ACPI cannot power off. */
 	reboot(RB_AUTOBOOT);
