@@ -12,7 +12,9 @@
 #   BASE   the base a script works on, mainline (default) or 6.12
 #   BUILD  where everything generated goes (default: build/ in the clone)
 #   JOBS   parallel jobs of make and kunit.py (default: nproc)
-# (and CI, which CI systems set: harness/deps then refreshes the base)
+# (and CI, which CI systems set: harness/deps then refreshes the base).
+# With BASE=6.12, the default trees and directories under BUILD take the
+# suffix -6.12: build/test-6.12, build/linux-6.12, build/results-6.12.
 
 set -euo pipefail
 
@@ -23,10 +25,13 @@ log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # usage: the calling script's header comment (its lines 2 to the first
-# line that is not a comment), which says what it takes. "--help" as a
-# script's first argument prints it and exits, for every script.
+# line that is not a comment), which says what it takes, and the
+# environment settings above. "--help" as a script's first argument
+# prints it and exits, for every script.
 usage() {
 	sed -n '2,/^[^#]/{/^#/!q;/^# shellcheck /d;s/^# \{0,1\}//;p}' "$0"
+	printf '\nThe environment every harness script reads:\n'
+	sed -n '/^#   BASE /,/^# suffix -6.12/s/^# \{0,1\}//p' "$TOP/harness/lib.sh"
 }
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
 	usage

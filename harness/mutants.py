@@ -420,6 +420,11 @@ def main():
         base, args = args[1], args[2:]
     table = [m for m in MUTANTS if m.base == base]
     cmd = args[0] if args else '--help'
+    want = {'list': (1, 2), 'file': (2, 2), 'apply': (3, 3), 'check': (2, 2)}
+    if cmd in want and not want[cmd][0] <= len(args) <= want[cmd][1]:
+        sys.exit('mutants.py %s: wrong number of arguments\n%s' % (cmd, __doc__))
+    if cmd == 'list' and args[1:] not in ([], ['--quick']):
+        sys.exit('mutants.py list: only --quick may follow')
     if cmd == 'list':
         quick = args[1:] == ['--quick']
         for m in table:

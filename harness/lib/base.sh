@@ -49,6 +49,21 @@ base_load() {
 	export BASE
 	TREE=$BUILD/linux$BASE_SUFFIX
 	TESTTREE=$BUILD/test$BASE_SUFFIX
+	[ "$SERIES_CHECK" = 0 ] || series_check
+}
+# harness/export, which rewrites the series files, sets it to 0
+SERIES_CHECK=1
+
+# series_check: stop, in the calling shell, if PATCHES' series files are
+# not all there. series_dirs and series_files run in pipes and <(...),
+# where their die ends only a subshell; checked here first, they cannot
+# fail there.
+series_check() {
+	local files
+
+	files=$(series_dirs) || exit 1
+	files=$(series_files) || exit 1
+	[ -n "$files" ] || die "$PATCHES holds no patch"
 }
 
 # Debian version of the installed base package, e.g. 6.12.118-1~deb12u1
@@ -125,6 +140,26 @@ tree_patch_ids() {
 	git -C "$tree" rev-list --reverse "$base..HEAD" | while read -r c; do
 		git -C "$tree" show --format= "$c" | git patch-id --verbatim | awk '{print $1}'
 	done
+}
+
+# may_remake DIR [MAIN]: DIR is something the harness may remove and make
+# again: missing, an empty directory, the top of a git tree harness/tree
+# made (it has a base/* tag), or a worktree of MAIN. Anything else (a
+# kernel clone of one's own, a subdirectory, a file) is not.
+may_remake() {
+	local top entries
+
+	[ -e "$1" ] || return 0
+	[ -d "$1" ] || return 1
+	entries=$(ls -A -- "$1") || return 1
+	[ -n "$entries" ] || return 0
+	if [ -n "${2:-}" ] && [ -f "$1/.git" ] &&
+	   grep -qF "gitdir: $(abs_path "$2")/.git/worktrees/" "$1/.git"; then
+		return 0
+	fi
+	top=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) || return 1
+	[ "$(abs_path "$top")" = "$(abs_path "$1")" ] &&
+		[ -n "$(git -C "$1" tag -l 'base/*')" ]
 }
 
 # base_check_requires TREE REV: fail unless the base at REV has every
